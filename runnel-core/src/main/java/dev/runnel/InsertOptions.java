@@ -1,0 +1,197 @@
+package dev.runnel;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.regex.Pattern;
+
+/**
+ * Options for inserting a job. Every option is optional: an unset option falls back to the
+ * per-kind default ({@link JobArgs#insertOptions()}), then to the global default named here.
+ * Values are validated when built; an invalid one throws {@link IllegalArgumentException} naming
+ * the option, before anything is written.
+ */
+public final class InsertOptions {
+    /** The queue used when none is given: {@value}. */
+    public static final String DEFAULT_QUEUE = "default";
+    /** The priority used when none is given: {@value} (1 is worked first, 4 last). */
+    public static final int DEFAULT_PRIORITY = 1;
+    /** The attempts a job gets when none is given: {@value}. */
+    public static final int DEFAULT_MAX_ATTEMPTS = 25;
+    /** The longest queue or kind name accepted: {@value} characters. */
+    public static final int MAX_NAME_LENGTH = 128;
+    /** The longest tag accepted: {@value} characters. */
+    public static final int MAX_TAG_LENGTH = 255;
+
+    /** No options: everything falls back to its default. */
+    public static final InsertOptions NONE = builder().build();
+
+    private static final Pattern TAG = Pattern.compile("[\\w][\\w-]*");
+
+    private final String queue;
+    private final Integer priority;
+    private final Instant scheduledAt;
+    private final Integer maxAttempts;
+    private final List<String> tags;
+    private final Map<String, Object> metadata;
+
+    private InsertOptions(Builder b) {
+        this.queue = b.queue;
+        this.priority = b.priority;
+        this.scheduledAt = b.scheduledAt;
+        this.maxAttempts = b.maxAttempts;
+        this.tags = b.tags;
+        this.metadata = b.metadata;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Optional<String> queue() {
+        return Optional.ofNullable(queue);
+    }
+
+    public OptionalInt priority() {
+        return priority == null ? OptionalInt.empty() : OptionalInt.of(priority);
+    }
+
+    public Optional<Instant> scheduledAt() {
+        return Optional.ofNullable(scheduledAt);
+    }
+
+    public OptionalInt maxAttempts() {
+        return maxAttempts == null ? OptionalInt.empty() : OptionalInt.of(maxAttempts);
+    }
+
+    public Optional<List<String>> tags() {
+        return Optional.ofNullable(tags);
+    }
+
+    public Optional<Map<String, Object>> metadata() {
+        return Optional.ofNullable(metadata);
+    }
+
+    /** These options, with each unset option taken from {@code defaults}. */
+    public InsertOptions orElse(InsertOptions defaults) {
+        Builder b = new Builder();
+        b.queue = queue != null ? queue : defaults.queue;
+        b.priority = priority != null ? priority : defaults.priority;
+        b.scheduledAt = scheduledAt != null ? scheduledAt : defaults.scheduledAt;
+        b.maxAttempts = maxAttempts != null ? maxAttempts : defaults.maxAttempts;
+        b.tags = tags != null ? tags : defaults.tags;
+        b.metadata = metadata != null ? metadata : defaults.metadata;
+        return new InsertOptions(b);
+    }
+
+    /** Checks a queue name, throwing {@link IllegalArgumentException} naming the option. */
+    public static String validateQueue(String queue) {
+        return validateName("queue", queue);
+    }
+
+    /** Checks a job kind, throwing {@link IllegalArgumentException} naming the option. */
+    public static String validateKind(String kind) {
+        return validateName("kind", kind);
+    }
+
+    private static String validateName(String option, String value) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(option + " must not be blank");
+        }
+        if (value.length() > MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException(
+                    option + " must be at most " + MAX_NAME_LENGTH + " characters, was " + value.length());
+        }
+        if (!value.strip().equals(value)) {
+            throw new IllegalArgumentException(option + " must not start or end with whitespace: '" + value + "'");
+        }
+        return value;
+    }
+
+    @Override
+    public String toString() {
+        return "InsertOptions[queue=" + queue + ", priority=" + priority + ", scheduledAt=" + scheduledAt
+                + ", maxAttempts=" + maxAttempts + ", tags=" + tags + ", metadata=" + metadata + "]";
+    }
+
+    /** Builds {@link InsertOptions}; each setter validates its value at once. */
+    public static final class Builder {
+        private String queue;
+        private Integer priority;
+        private Instant scheduledAt;
+        private Integer maxAttempts;
+        private List<String> tags;
+        private Map<String, Object> metadata;
+
+        private Builder() {}
+
+        /** The queue to insert into; default {@value InsertOptions#DEFAULT_QUEUE}. */
+        public Builder queue(String queue) {
+            this.queue = validateQueue(queue);
+            return this;
+        }
+
+        /** 1 (worked first) to 4 (last); default {@value InsertOptions#DEFAULT_PRIORITY}. */
+        public Builder priority(int priority) {
+            if (priority < 1 || priority > 4) {
+                throw new IllegalArgumentException("priority must be between 1 and 4, was " + priority);
+            }
+            this.priority = priority;
+            return this;
+        }
+
+        /** When the job becomes available; default now. A time in the past means now. */
+        public Builder scheduledAt(Instant scheduledAt) {
+            if (scheduledAt == null) {
+                throw new IllegalArgumentException("scheduledAt must not be null");
+            }
+            this.scheduledAt = scheduledAt;
+            return this;
+        }
+
+        /** Attempts before the job is discarded, at least 1; default {@value InsertOptions#DEFAULT_MAX_ATTEMPTS}. */
+        public Builder maxAttempts(int maxAttempts) {
+            if (maxAttempts < 1) {
+                throw new IllegalArgumentException("maxAttempts must be at least 1, was " + maxAttempts);
+            }
+            this.maxAttempts = maxAttempts;
+            return this;
+        }
+
+        /** Word-like tags ({@code [\w][\w-]*}, at most 255 characters each) to find jobs by. */
+        public Builder tags(List<String> tags) {
+            if (tags == null) {
+                throw new IllegalArgumentException("tags must not be null");
+            }
+            for (String tag : tags) {
+                if (tag == null || tag.length() > MAX_TAG_LENGTH || !TAG.matcher(tag).matches()) {
+                    throw new IllegalArgumentException(
+                            "tags must be word-like ([\\w][\\w-]*, at most " + MAX_TAG_LENGTH + " characters), was '" + tag + "'");
+                }
+            }
+            this.tags = List.copyOf(tags);
+            return this;
+        }
+
+        /** Tags, as {@link #tags(List)}. */
+        public Builder tags(String... tags) {
+            return tags(List.of(tags));
+        }
+
+        /** Free-form metadata stored with the job as a JSON object. */
+        public Builder metadata(Map<String, ?> metadata) {
+            if (metadata == null) {
+                throw new IllegalArgumentException("metadata must not be null");
+            }
+            this.metadata = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+            return this;
+        }
+
+        public InsertOptions build() {
+            return new InsertOptions(this);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.runnel;
+
+/**
+ * The arguments of a job: a Java type (a record is the natural form) with a stable kind name.
+ * Args are stored as JSON with Jackson; decoding ignores unknown fields, so a deployment may add
+ * a field without breaking jobs already queued.
+ *
+ * <pre>{@code
+ * record SendReceipt(long orderId, String email) implements JobArgs {
+ *     public String kind() { return "send_receipt"; }
+ * }
+ * }</pre>
+ */
+public interface JobArgs {
+    /**
+     * The kind name under which jobs of this type are stored and workers are registered. It must
+     * stay stable across deployments: renaming it orphans jobs already queued.
+     */
+    String kind();
+
+    /**
+     * Defaults for every job of this kind; options given at insert time override them, and these
+     * override the client-wide defaults. Default: no per-kind defaults.
+     */
+    default InsertOptions insertOptions() {
+        return InsertOptions.NONE;
+    }
+}

@@ -1,0 +1,95 @@
+package dev.runnel.driver;
+
+import dev.runnel.JobCount;
+import dev.runnel.JobQuery;
+import dev.runnel.JobRow;
+import java.sql.Connection;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The storage SPI every Runnel driver implements: one method per data operation, named noun
+ * first, each taking one params record. <strong>Internal to Runnel's own drivers: it may change
+ * in any release.</strong>
+ *
+ * <p>The runtime knows nothing of SQL and a driver knows nothing of workers. Times are passed in
+ * from the client's clock, so tests control time. Methods throw {@link dev.runnel.RunnelException}
+ * on database failure.
+ */
+public interface Driver extends AutoCloseable {
+    /** A short name for logs and errors, e.g. {@code sqlite}. */
+    String name();
+
+    /** Whether inserts anywhere in the cluster are pushed to {@link #listenInserts}. */
+    default boolean supportsListenNotify() {
+        return false;
+    }
+
+    /** Whether {@link #jobInsertManyTx} can join a caller's {@link Connection}. */
+    default boolean supportsTransactionalInsert() {
+        return true;
+    }
+
+    // ---- migrations ----
+
+    /** Every migration this driver knows, by ascending version. */
+    List<Migration> migrations();
+
+    /** The migrations applied to the database, by ascending version; empty on a new database. */
+    List<MigrationRecord> migrationApplied();
+
+    /**
+     * Applies ({@code up}) or reverts one migration in its own transaction, recording it. Returns
+     * false, changing nothing, when the database is already in the wanted state (another process
+     * got there first).
+     */
+    boolean migrationApply(Migration migration, boolean up);
+
+    // ---- jobs ----
+
+    /** Inserts jobs, in as few statements as the database allows, and returns their ids in order. */
+    long[] jobInsertMany(List<JobInsertParams> jobs);
+
+    /**
+     * Inserts jobs on the caller's connection, inside whatever transaction it holds: they exist
+     * only if the caller commits. Returns their ids in order.
+     */
+    long[] jobInsertManyTx(Connection connection, List<JobInsertParams> jobs);
+
+    /**
+     * Claims up to {@code max} available jobs of a queue in one statement, moving them to running
+     * and returning them ordered by priority, scheduled time, then id.
+     */
+    List<JobRow> jobClaim(JobClaimParams params);
+
+    /** Marks running jobs completed: the happy path, one statement. */
+    void jobCompleteMany(JobCompleteManyParams params);
+
+    /** Records any other outcome of running jobs (retry, snooze, cancel, discard). */
+    void jobSetStateMany(List<JobSetStateParams> updates);
+
+    /** Makes scheduled and retryable jobs that are due available; returns how many. */
+    int jobScheduleDue(JobScheduleParams params);
+
+    Optional<JobRow> jobGet(long id);
+
+    List<JobRow> jobList(JobQuery query);
+
+    /** Counts jobs by queue and state. */
+    List<JobCount> jobCountByState();
+
+    // ---- notifications ----
+
+    /**
+     * Subscribes to inserts made anywhere in the cluster: {@code queueInserted} receives a queue
+     * name each time jobs are inserted into it. Only when {@link #supportsListenNotify()}.
+     */
+    default AutoCloseable listenInserts(Consumer<String> queueInserted) {
+        throw new UnsupportedOperationException(name() + " has no listen/notify");
+    }
+
+    /** Releases connections and threads. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,86 @@
+package dev.runnel.driver;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.runnel.JobError;
+import dev.runnel.RunnelException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The JSON forms of a job's columns that drivers store: errors, and string lists where the
+ * database has no array type. Internal SPI.
+ */
+public final class JobJson {
+    /** Shared, thread-safe mapper for the runtime's own JSON. */
+    public static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private JobJson() {}
+
+    /** One error as a JSON object: {@code {"attempt":1,"at":"...","error":"...","trace":"..."}}. */
+    public static String encodeError(JobError error) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("attempt", error.attempt());
+        node.put("at", error.at().toString());
+        node.put("error", error.message());
+        node.put("trace", error.trace());
+        return node.toString();
+    }
+
+    public static JobError decodeError(JsonNode node) {
+        return new JobError(
+                node.path("attempt").asInt(),
+                Instant.parse(node.path("at").asText(Instant.EPOCH.toString())),
+                node.path("error").asText(""),
+                node.path("trace").asText(""));
+    }
+
+    public static JobError decodeError(String json) {
+        return decodeError(tree(json));
+    }
+
+    /** A JSON array of error objects; null or empty gives an empty list. */
+    public static List<JobError> decodeErrors(String json) {
+        if (json == null || json.isEmpty() || json.equals("[]")) {
+            return List.of();
+        }
+        List<JobError> errors = new ArrayList<>();
+        for (JsonNode node : tree(json)) {
+            errors.add(decodeError(node));
+        }
+        return errors;
+    }
+
+    /** A JSON array of strings; null or empty gives an empty list. */
+    public static List<String> decodeStrings(String json) {
+        if (json == null || json.isEmpty() || json.equals("[]")) {
+            return List.of();
+        }
+        List<String> values = new ArrayList<>();
+        for (JsonNode node : tree(json)) {
+            values.add(node.asText());
+        }
+        return values;
+    }
+
+    public static String encodeStrings(List<String> values) {
+        if (values.isEmpty()) {
+            return "[]";
+        }
+        ArrayNode array = MAPPER.createArrayNode();
+        values.forEach(array::add);
+        return array.toString();
+    }
+
+    private static JsonNode tree(String json) {
+        try {
+            return MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new RunnelException("stored JSON is malformed: " + e.getOriginalMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package dev.runnel.internal;
+
+import dev.runnel.JobError;
+import dev.runnel.JobEvent;
+import dev.runnel.JobRow;
+import dev.runnel.JobState;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * What one attempt of a job ended in, waiting in the completer to be written.
+ *
+ * @param scheduledAt the next run time for retryable, scheduled or available, else null
+ * @param finalizedAt set exactly when {@code state} is final, else null
+ * @param error the error to record, or null
+ * @param attemptDelta -1 for a snooze (it does not use up an attempt), else 0
+ */
+public record Outcome(
+        JobRow job,
+        JobEvent.Type type,
+        JobState state,
+        Instant scheduledAt,
+        Instant finalizedAt,
+        JobError error,
+        int attemptDelta,
+        Duration runTime) {
+
+    /** The happy path: completed with nothing else to write, so it takes the simplest statement. */
+    public boolean isPlainCompletion() {
+        return type == JobEvent.Type.COMPLETED && error == null;
+    }
+
+    static Outcome completed(JobRow job, Instant now, Duration runTime) {
+        return new Outcome(job, JobEvent.Type.COMPLETED, JobState.COMPLETED, null, now, null, 0, runTime);
+    }
+
+    static Outcome snoozed(JobRow job, Instant now, Duration snooze, Duration runTime) {
+        JobState state = snooze.isZero() ? JobState.AVAILABLE : JobState.SCHEDULED;
+        return new Outcome(job, JobEvent.Type.SNOOZED, state, now.plus(snooze), null, null, -1, runTime);
+    }
+
+    static Outcome cancelled(JobRow job, Instant now, JobError error, Duration runTime) {
+        return new Outcome(job, JobEvent.Type.CANCELLED, JobState.CANCELLED, null, now, error, 0, runTime);
+    }
+
+    static Outcome discarded(JobRow job, Instant now, JobError error, Duration runTime) {
+        return new Outcome(job, JobEvent.Type.DISCARDED, JobState.DISCARDED, null, now, error, 0, runTime);
+    }
+
+    /** A failed attempt: retried at {@code retryAt}, or discarded when the job is out of attempts. */
+    static Outcome failed(JobRow job, Instant now, Instant retryAt, JobError error, Duration runTime) {
+        if (job.attempt() >= job.maxAttempts()) {
+            return discarded(job, now, error, runTime);
+        }
+        return new Outcome(job, JobEvent.Type.FAILED, JobState.RETRYABLE, retryAt, null, error, 0, runTime);
+    }
+}

@@ -1,0 +1,235 @@
+package dev.runnel.internal;
+
+import dev.runnel.JobRow;
+import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobClaimParams;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fetches jobs for one queue into its free worker slots and runs each on a virtual thread.
+ *
+ * <p>It claims as many jobs as it has free slots, in one statement. A batch that came back full
+ * means more are waiting: it fetches again as soon as a slot frees. Otherwise it waits for an
+ * insert signal (no sooner than the fetch cooldown after its last fetch) or for the poll interval.
+ */
+public final class Producer implements Service {
+    private static final Logger LOG = LoggerFactory.getLogger(Producer.class);
+    private static final Duration MAX_ERROR_DELAY = Duration.ofSeconds(5);
+
+    /** A producer's settings, validated by the client builder. */
+    public record Config(String queue, int maxWorkers, Duration pollInterval, Duration cooldown, String clientId) {}
+
+    private final Config config;
+    private final Driver driver;
+    private final JobRunner runner;
+    private final Completer completer;
+    private final Clock clock;
+    private final ThreadFactory jobThreads;
+    private final ConcurrentHashMap<Long, RunningJob> running = new ConcurrentHashMap<>();
+    private final AtomicInteger active = new AtomicInteger();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private volatile boolean waitingForSlot;
+    private volatile boolean stopping;
+    private boolean insertSignal; // guarded by lock
+    private Thread loop;
+
+    public Producer(Config config, Driver driver, JobRunner runner, Completer completer, Clock clock) {
+        this.config = config;
+        this.driver = driver;
+        this.runner = runner;
+        this.completer = completer;
+        this.clock = clock;
+        this.jobThreads = Thread.ofVirtual().name("runnel-" + config.queue() + "-", 0).factory();
+    }
+
+    public String queue() {
+        return config.queue();
+    }
+
+    @Override
+    public synchronized void start() {
+        if (loop == null) {
+            loop = Thread.ofPlatform().name("runnel-producer-" + config.queue()).daemon().start(this::run);
+        }
+    }
+
+    /** Jobs were inserted into this queue: fetch once the cooldown allows. */
+    public void signalInsert() {
+        lock.lock();
+        try {
+            insertSignal = true;
+            changed.signal();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The attempts in flight, for deadlines and cancellation. */
+    public Collection<RunningJob> running() {
+        return running.values();
+    }
+
+    public int activeCount() {
+        return active.get();
+    }
+
+    /** Stops fetching; running jobs carry on. Idempotent. */
+    @Override
+    public void stop() {
+        Thread t;
+        synchronized (this) {
+            stopping = true;
+            t = loop;
+        }
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (t != null) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Waits until no job is running or {@code deadlineNanos} (a {@link System#nanoTime()}) passes. */
+    public boolean awaitIdle(long deadlineNanos) throws InterruptedException {
+        lock.lock();
+        try {
+            waitingForSlot = true;
+            while (active.get() > 0) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                changed.awaitNanos(left);
+            }
+            return true;
+        } finally {
+            waitingForSlot = false;
+            lock.unlock();
+        }
+    }
+
+    private void run() {
+        boolean lastFull = false;
+        long lastFetch = System.nanoTime() - config.cooldown().toNanos();
+        long nextPoll = System.nanoTime();
+        int errors = 0;
+        while (!stopping) {
+            int free = config.maxWorkers() - active.get();
+            try {
+                if (free <= 0) {
+                    awaitSlot();
+                    continue;
+                }
+                if (!lastFull && !awaitFetchDue(lastFetch, nextPoll)) {
+                    continue;
+                }
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = System.nanoTime();
+            lastFetch = now;
+            nextPoll = now + jittered(config.pollInterval());
+            List<JobRow> jobs;
+            try {
+                jobs = driver.jobClaim(new JobClaimParams(config.queue(), free, clock.instant(), config.clientId()));
+                errors = 0;
+            } catch (RuntimeException e) {
+                errors++;
+                long delay = Math.min(MAX_ERROR_DELAY.toMillis(), 100L << Math.min(errors, 6));
+                LOG.warn("fetching jobs for queue {} failed, retrying in {} ms: {}", config.queue(), delay, e.toString());
+                lastFull = false;
+                nextPoll = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay);
+                continue;
+            }
+            lastFull = jobs.size() == free;
+            for (JobRow row : jobs) {
+                launch(row);
+            }
+        }
+    }
+
+    private void launch(JobRow row) {
+        RunningJob job = new RunningJob(row);
+        active.incrementAndGet();
+        running.put(row.id(), job);
+        jobThreads.newThread(() -> {
+            try {
+                completer.submit(runner.run(job));
+            } finally {
+                running.remove(row.id());
+                active.decrementAndGet();
+                if (waitingForSlot) {
+                    lock.lock();
+                    try {
+                        changed.signalAll();
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+            }
+        }).start();
+    }
+
+    private void awaitSlot() throws InterruptedException {
+        lock.lock();
+        try {
+            waitingForSlot = true;
+            while (!stopping && active.get() >= config.maxWorkers()) {
+                changed.await();
+            }
+        } finally {
+            waitingForSlot = false;
+            lock.unlock();
+        }
+    }
+
+    /** Waits for the next fetch: an insert signal past the cooldown, or the poll. False when stopping. */
+    private boolean awaitFetchDue(long lastFetch, long nextPoll) throws InterruptedException {
+        long cooldownEnd = lastFetch + jittered(config.cooldown());
+        lock.lock();
+        try {
+            while (!stopping) {
+                long now = System.nanoTime();
+                if (now - nextPoll >= 0) {
+                    insertSignal = false;
+                    return true;
+                }
+                if (insertSignal && now - cooldownEnd >= 0) {
+                    insertSignal = false;
+                    return true;
+                }
+                long until = insertSignal ? Math.min(cooldownEnd, nextPoll) : nextPoll;
+                changed.awaitNanos(until - now);
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@code d} plus up to 10% random jitter, in nanoseconds, so that clients do not fetch in step. */
+    private static long jittered(Duration d) {
+        long nanos = d.toNanos();
+        return nanos + (nanos < 10 ? 0 : ThreadLocalRandom.current().nextLong(nanos / 10 + 1));
+    }
+}

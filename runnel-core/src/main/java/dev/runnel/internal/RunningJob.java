@@ -1,0 +1,75 @@
+package dev.runnel.internal;
+
+import dev.runnel.JobContext;
+import dev.runnel.JobRow;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/** One attempt in flight: the context a worker sees, and the handle the runtime cancels it by. */
+public final class RunningJob implements JobContext {
+    /** Why an attempt was cancelled; decides how its outcome is recorded. */
+    public enum Cause { TIMEOUT, STOP }
+
+    final JobRow row;
+    final long startNanos = System.nanoTime();
+    private volatile Thread thread;
+    private volatile Instant deadline;
+    private volatile long deadlineNanos = Long.MAX_VALUE;
+    private volatile Cause cause;
+    private volatile String reason;
+
+    RunningJob(JobRow row) {
+        this.row = row;
+    }
+
+    void bind(Thread thread, Instant deadline, long deadlineNanos) {
+        this.deadline = deadline;
+        this.deadlineNanos = deadlineNanos;
+        this.thread = thread;
+        if (cause != null) {
+            thread.interrupt();
+        }
+    }
+
+    /** Cancels the attempt once: marks it and interrupts its thread. */
+    void cancel(Cause cause, String reason) {
+        if (this.cause != null) {
+            return;
+        }
+        this.reason = reason;
+        this.cause = cause;
+        Thread t = thread;
+        if (t != null) {
+            t.interrupt();
+        }
+    }
+
+    /** The timeout this attempt was given, or null when it has none. */
+    Duration timeout() {
+        long d = deadlineNanos;
+        return d == Long.MAX_VALUE ? null : Duration.ofNanos(d - startNanos);
+    }
+
+    boolean pastDeadline(long nowNanos) {
+        return nowNanos - deadlineNanos > 0 && deadlineNanos != Long.MAX_VALUE;
+    }
+
+    Cause cause() {
+        return cause;
+    }
+
+    String reason() {
+        return reason;
+    }
+
+    @Override
+    public Optional<String> cancellation() {
+        return Optional.ofNullable(reason);
+    }
+
+    @Override
+    public Optional<Instant> deadline() {
+        return Optional.ofNullable(deadline);
+    }
+}

@@ -1,0 +1,17 @@
+/**
+ * Runnel core: the public API ({@code dev.runnel}), the runtime, and the driver SPI
+ * ({@code dev.runnel.driver}, internal to Runnel's own drivers and subject to change).
+ */
+module dev.runnel.core {
+    requires transitive java.sql;
+    requires com.fasterxml.jackson.databind;
+    requires org.slf4j;
+
+    exports dev.runnel;
+    exports dev.runnel.driver;
+
+    // Error records and internal values are written with Jackson.
+    opens dev.runnel to com.fasterxml.jackson.databind;
+
+    uses dev.runnel.driver.DriverProvider;
+}

@@ -1,0 +1,366 @@
+package dev.runnel.sqlite;
+
+import dev.runnel.JobCount;
+import dev.runnel.JobQuery;
+import dev.runnel.JobRow;
+import dev.runnel.JobState;
+import dev.runnel.RunnelException;
+import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobClaimParams;
+import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.JobJson;
+import dev.runnel.driver.JobScheduleParams;
+import dev.runnel.driver.JobSetStateParams;
+import dev.runnel.driver.Migration;
+import dev.runnel.driver.MigrationFiles;
+import dev.runnel.driver.MigrationRecord;
+import dev.runnel.driver.SqlFile;
+import dev.runnel.driver.Times;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Runnel's embedded SQLite driver: a file (WAL, {@code synchronous=NORMAL}) or {@code :memory:}.
+ * SQLite has one writer: every write of this process goes through one connection under a fair
+ * lock, and writers in other processes are waited for with a fair retry (see
+ * {@link SqliteConnections}). Inserts wake only this process; other processes find jobs by polling.
+ */
+public final class SqliteDriver implements Driver {
+    /** Default time a write waits for another process's lock: {@value} ms. */
+    public static final long DEFAULT_BUSY_TIMEOUT_MS = 10_000;
+    /** Default reader connections for a file: {@value}. */
+    public static final int DEFAULT_READERS = 2;
+
+    private static final Set<String> JOB_STATEMENTS = Set.of("JobInsert", "JobInsertReturning", "LastInsertId",
+            "JobClaim", "JobCompleteMany", "JobSetState", "JobScheduleDue", "JobGet", "JobList", "JobCountByState");
+    private static final Set<String> MIGRATION_STATEMENTS = Set.of("MigrationTableCreate", "MigrationTableExists",
+            "MigrationList", "MigrationGet", "MigrationInsert", "MigrationDelete");
+    private static final Comparator<JobRow> CLAIM_ORDER = Comparator.comparingInt(JobRow::priority)
+            .thenComparing(JobRow::scheduledAt).thenComparingLong(JobRow::id);
+
+    private final SqlFile sql;
+    private final SqlFile migrationSql;
+    private final List<Migration> migrations;
+    private final SqliteConnections connections;
+
+    private SqliteDriver(String jdbcUrl, String description, boolean memory, int readers, Duration busyTimeout) {
+        this.sql = SqlFile.parse("job.sql", SqliteDriver.class.getResourceAsStream("job.sql"), JOB_STATEMENTS);
+        this.migrationSql = SqlFile.parse("migration.sql",
+                SqliteDriver.class.getResourceAsStream("migration.sql"), MIGRATION_STATEMENTS);
+        this.migrations = MigrationFiles.load(name -> SqliteDriver.class.getResourceAsStream("migration/" + name));
+        this.connections = new SqliteConnections(jdbcUrl, description, memory, readers, busyTimeout);
+    }
+
+    /** Opens (creating if needed) the database file at {@code file}. */
+    public static SqliteDriver open(Path file) {
+        return open(file, Duration.ofMillis(DEFAULT_BUSY_TIMEOUT_MS));
+    }
+
+    /** Opens the database file at {@code file}, waiting up to {@code busyTimeout} for other processes' locks. */
+    public static SqliteDriver open(Path file, Duration busyTimeout) {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new IllegalArgumentException("SQLite database directory does not exist: " + parent);
+        }
+        return new SqliteDriver("jdbc:sqlite:" + file, file.toString(), false, DEFAULT_READERS, busyTimeout);
+    }
+
+    /** Opens a new, private in-memory database; it lives as long as this driver. */
+    public static SqliteDriver openMemory() {
+        return new SqliteDriver("jdbc:sqlite::memory:", ":memory:", true, 0, Duration.ofMillis(DEFAULT_BUSY_TIMEOUT_MS));
+    }
+
+    /**
+     * Opens {@code sqlite://path/to/file.db} (relative to the working directory),
+     * {@code sqlite:///absolute/path.db} or {@code sqlite://:memory:}.
+     */
+    public static SqliteDriver open(String url) {
+        if (!url.startsWith("sqlite://")) {
+            throw new IllegalArgumentException("a SQLite URL starts with sqlite://, was '" + url + "'");
+        }
+        String path = url.substring("sqlite://".length());
+        int query = path.indexOf('?');
+        if (query >= 0) {
+            path = path.substring(0, query);
+        }
+        if (path.isBlank()) {
+            throw new IllegalArgumentException("a SQLite URL needs a file path or :memory:, was '" + url + "'");
+        }
+        return path.equals(":memory:") ? openMemory() : open(Path.of(path));
+    }
+
+    @Override
+    public String name() {
+        return "sqlite";
+    }
+
+    // ---- migrations ----
+
+    @Override
+    public List<Migration> migrations() {
+        return migrations;
+    }
+
+    @Override
+    public List<MigrationRecord> migrationApplied() {
+        return connections.read(s -> {
+            try (ResultSet rs = s.prepare(migrationSql.get("MigrationTableExists")).executeQuery()) {
+                if (!rs.next() || rs.getInt(1) == 0) {
+                    return List.of();
+                }
+            }
+            List<MigrationRecord> records = new ArrayList<>();
+            try (ResultSet rs = s.prepare(migrationSql.get("MigrationList")).executeQuery()) {
+                while (rs.next()) {
+                    records.add(new MigrationRecord(rs.getInt(1), rs.getString(2), Times.fromMicros(rs.getLong(3))));
+                }
+            }
+            return records;
+        });
+    }
+
+    @Override
+    public boolean migrationApply(Migration migration, boolean up) {
+        return connections.writeTransaction(s -> {
+            s.exec(migrationSql.get("MigrationTableCreate"));
+            PreparedStatement get = s.prepare(migrationSql.get("MigrationGet"));
+            get.setInt(1, migration.version());
+            boolean applied;
+            try (ResultSet rs = get.executeQuery()) {
+                applied = rs.next() && rs.getInt(1) > 0;
+            }
+            if (applied == up) {
+                return false;
+            }
+            for (String statement : statements(up ? migration.up() : migration.down())) {
+                s.exec(statement);
+            }
+            if (up) {
+                PreparedStatement insert = s.prepare(migrationSql.get("MigrationInsert"));
+                insert.setInt(1, migration.version());
+                insert.setString(2, migration.name());
+                insert.setLong(3, Times.toMicros(java.time.Instant.now()));
+                insert.executeUpdate();
+            } else {
+                PreparedStatement delete = s.prepare(migrationSql.get("MigrationDelete"));
+                delete.setInt(1, migration.version());
+                delete.executeUpdate();
+            }
+            return true;
+        });
+    }
+
+    /** Splits a migration script into statements at lines ending in {@code ;}. */
+    private static List<String> statements(String script) {
+        List<String> out = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String line : script.split("\n")) {
+            String trimmed = line.strip();
+            if (trimmed.startsWith("--") || trimmed.isEmpty()) {
+                continue;
+            }
+            current.append(line).append('\n');
+            if (trimmed.endsWith(";")) {
+                out.add(current.toString());
+                current.setLength(0);
+            }
+        }
+        if (!current.toString().isBlank()) {
+            out.add(current.toString());
+        }
+        return out;
+    }
+
+    // ---- jobs ----
+
+    @Override
+    public long[] jobInsertMany(List<JobInsertParams> jobs) {
+        // One prepared statement, many executions, one transaction: ids are consecutive because the
+        // writer lock is held throughout, so the last id gives them all.
+        return connections.writeTransaction(s -> {
+            PreparedStatement insert = s.prepare(sql.get("JobInsert"));
+            for (JobInsertParams job : jobs) {
+                bindInsert(insert, job);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+            long last;
+            try (ResultSet rs = s.prepare(sql.get("LastInsertId")).executeQuery()) {
+                rs.next();
+                last = rs.getLong(1);
+            }
+            long[] ids = new long[jobs.size()];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = last - ids.length + 1 + i;
+            }
+            return ids;
+        });
+    }
+
+    @Override
+    public long[] jobInsertManyTx(Connection connection, List<JobInsertParams> jobs) {
+        long[] ids = new long[jobs.size()];
+        try (PreparedStatement insert = connection.prepareStatement(sql.get("JobInsertReturning"))) {
+            for (int i = 0; i < ids.length; i++) {
+                bindInsert(insert, jobs.get(i));
+                try (ResultSet rs = insert.executeQuery()) {
+                    rs.next();
+                    ids[i] = rs.getLong(1);
+                }
+            }
+        } catch (SQLException e) {
+            throw new RunnelException("inserting jobs on the caller's connection failed: " + e.getMessage(), e);
+        }
+        return ids;
+    }
+
+    private static void bindInsert(PreparedStatement ps, JobInsertParams job) throws SQLException {
+        ps.setString(1, job.kind());
+        ps.setString(2, job.args());
+        ps.setString(3, job.state().dbName());
+        ps.setString(4, job.queue());
+        ps.setInt(5, job.priority());
+        ps.setInt(6, job.maxAttempts());
+        ps.setLong(7, Times.toMicros(job.createdAt()));
+        ps.setLong(8, Times.toMicros(job.scheduledAt()));
+        ps.setString(9, JobJson.encodeStrings(job.tags()));
+        ps.setString(10, job.metadata());
+    }
+
+    @Override
+    public List<JobRow> jobClaim(JobClaimParams params) {
+        List<JobRow> jobs = connections.write(s -> {
+            PreparedStatement claim = s.prepare(sql.get("JobClaim"));
+            claim.setLong(1, Times.toMicros(params.now()));
+            claim.setString(2, params.clientId());
+            claim.setString(3, params.queue());
+            claim.setInt(4, params.max());
+            List<JobRow> rows = new ArrayList<>(params.max());
+            try (ResultSet rs = claim.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(SqliteRows.decode(rs));
+                }
+            }
+            return rows;
+        });
+        jobs.sort(CLAIM_ORDER);
+        return jobs;
+    }
+
+    @Override
+    public void jobCompleteMany(JobCompleteManyParams params) {
+        StringBuilder batch = new StringBuilder(params.size() * 28).append('[');
+        for (int i = 0; i < params.size(); i++) {
+            if (i > 0) {
+                batch.append(',');
+            }
+            batch.append('[').append(params.ids()[i]).append(',').append(params.finalizedAtMicros()[i]).append(']');
+        }
+        String json = batch.append(']').toString();
+        connections.write(s -> {
+            PreparedStatement complete = s.prepare(sql.get("JobCompleteMany"));
+            complete.setString(1, json);
+            return complete.executeUpdate();
+        });
+    }
+
+    @Override
+    public void jobSetStateMany(List<JobSetStateParams> updates) {
+        connections.writeTransaction(s -> {
+            PreparedStatement set = s.prepare(sql.get("JobSetState"));
+            for (JobSetStateParams u : updates) {
+                set.setLong(1, u.id());
+                set.setString(2, u.state().dbName());
+                setMicros(set, 3, u.scheduledAt());
+                setMicros(set, 4, u.finalizedAt());
+                set.setInt(5, u.attemptDelta());
+                if (u.error() == null) {
+                    set.setNull(6, Types.VARCHAR);
+                } else {
+                    set.setString(6, u.error());
+                }
+                set.addBatch();
+            }
+            set.executeBatch();
+            return null;
+        });
+    }
+
+    private static void setMicros(PreparedStatement ps, int index, java.time.Instant at) throws SQLException {
+        if (at == null) {
+            ps.setNull(index, Types.INTEGER);
+        } else {
+            ps.setLong(index, Times.toMicros(at));
+        }
+    }
+
+    @Override
+    public int jobScheduleDue(JobScheduleParams params) {
+        return connections.write(s -> {
+            PreparedStatement schedule = s.prepare(sql.get("JobScheduleDue"));
+            schedule.setLong(1, Times.toMicros(params.now()));
+            schedule.setInt(2, params.limit());
+            return schedule.executeUpdate();
+        });
+    }
+
+    @Override
+    public Optional<JobRow> jobGet(long id) {
+        return connections.read(s -> {
+            PreparedStatement get = s.prepare(sql.get("JobGet"));
+            get.setLong(1, id);
+            try (ResultSet rs = get.executeQuery()) {
+                return rs.next() ? Optional.of(SqliteRows.decode(rs)) : Optional.empty();
+            }
+        });
+    }
+
+    @Override
+    public List<JobRow> jobList(JobQuery query) {
+        String states = JobJson.encodeStrings(query.states().stream().map(JobState::dbName).sorted().toList());
+        return connections.read(s -> {
+            PreparedStatement list = s.prepare(sql.get("JobList"));
+            list.setString(1, states);
+            list.setString(2, query.queue().orElse(null));
+            list.setLong(3, query.afterId());
+            list.setInt(4, query.limit());
+            List<JobRow> rows = new ArrayList<>();
+            try (ResultSet rs = list.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(SqliteRows.decode(rs));
+                }
+            }
+            return rows;
+        });
+    }
+
+    @Override
+    public List<JobCount> jobCountByState() {
+        return connections.read(s -> {
+            List<JobCount> counts = new ArrayList<>();
+            try (ResultSet rs = s.prepare(sql.get("JobCountByState")).executeQuery()) {
+                while (rs.next()) {
+                    counts.add(new JobCount(rs.getString(1), JobState.fromDb(rs.getString(2)), rs.getLong(3)));
+                }
+            }
+            return counts;
+        });
+    }
+
+    @Override
+    public void close() {
+        connections.close();
+    }
+}

@@ -1,0 +1,38 @@
+package dev.runnel.sqlite;
+
+import dev.runnel.JobRow;
+import dev.runnel.JobState;
+import dev.runnel.driver.JobJson;
+import dev.runnel.driver.Times;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+
+/** Decodes job rows in the column order every job statement of {@code job.sql} returns. */
+final class SqliteRows {
+    private SqliteRows() {}
+
+    static JobRow decode(ResultSet rs) throws SQLException {
+        long attemptedAt = rs.getLong(9);
+        Optional<java.time.Instant> attempted = rs.wasNull() ? Optional.empty() : Optional.of(Times.fromMicros(attemptedAt));
+        long finalizedAt = rs.getLong(13);
+        Optional<java.time.Instant> finalized = rs.wasNull() ? Optional.empty() : Optional.of(Times.fromMicros(finalizedAt));
+        return new JobRow(
+                rs.getLong(1),
+                rs.getString(2),
+                rs.getString(3),
+                JobState.fromDb(rs.getString(4)),
+                rs.getString(5),
+                rs.getInt(6),
+                rs.getInt(7),
+                rs.getInt(8),
+                attempted,
+                JobJson.decodeStrings(rs.getString(10)),
+                Times.fromMicros(rs.getLong(11)),
+                Times.fromMicros(rs.getLong(12)),
+                finalized,
+                JobJson.decodeErrors(rs.getString(14)),
+                rs.getString(15),
+                JobJson.decodeStrings(rs.getString(16)));
+    }
+}

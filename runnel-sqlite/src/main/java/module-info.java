@@ -1,0 +1,10 @@
+/** The embedded SQLite driver for Runnel. */
+module dev.runnel.sqlite {
+    requires transitive dev.runnel.core;
+    requires org.xerial.sqlitejdbc;
+    requires org.slf4j;
+
+    exports dev.runnel.sqlite;
+
+    provides dev.runnel.driver.DriverProvider with dev.runnel.sqlite.SqliteDriverProvider;
+}

@@ -1,0 +1,77 @@
+-- The SQLite driver's job statements. Column lists must match SqliteRows.COLUMNS' order.
+-- Times are microseconds since the epoch, passed in from the client's clock.
+
+-- name: JobInsert
+INSERT INTO runnel_job (kind, args, state, queue, priority, max_attempts, created_at, scheduled_at, tags, metadata)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- name: JobInsertReturning
+-- On a caller's connection the ids cannot be derived from last_insert_rowid, so each row returns its own.
+INSERT INTO runnel_job (kind, args, state, queue, priority, max_attempts, created_at, scheduled_at, tags, metadata)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+RETURNING id;
+
+-- name: LastInsertId
+SELECT last_insert_rowid();
+
+-- name: JobClaim
+-- One statement claims a batch and returns it. The single writer makes IN (... LIMIT) safe here.
+-- ?1 now, ?2 client id, ?3 queue, ?4 batch size. RETURNING gives no order: the driver sorts.
+UPDATE runnel_job
+SET state = 'running',
+    attempt = attempt + 1,
+    attempted_at = ?1,
+    attempted_by = json_insert(coalesce(attempted_by, '[]'), '$[#]', ?2)
+WHERE id IN (
+    SELECT id FROM runnel_job
+    WHERE state = 'available' AND queue = ?3 AND scheduled_at <= ?1
+    ORDER BY priority, scheduled_at, id
+    LIMIT ?4)
+RETURNING id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
+          created_at, scheduled_at, finalized_at, errors, metadata, tags;
+
+-- name: JobCompleteMany
+-- The happy path, one statement per batch: ?1 is a JSON array of [id, finalized_at] pairs.
+UPDATE runnel_job
+SET state = 'completed', finalized_at = batch.finalized_at
+FROM (SELECT value ->> 0 AS id, value ->> 1 AS finalized_at FROM json_each(?1)) AS batch
+WHERE runnel_job.id = batch.id AND runnel_job.state = 'running';
+
+-- name: JobSetState
+-- Any other outcome of a running job. ?3 scheduled_at and ?6 error may be null (left as they are).
+UPDATE runnel_job
+SET state = ?2,
+    scheduled_at = coalesce(?3, scheduled_at),
+    finalized_at = ?4,
+    attempt = attempt + ?5,
+    errors = CASE WHEN ?6 IS NULL THEN errors ELSE json_insert(coalesce(errors, '[]'), '$[#]', json(?6)) END
+WHERE id = ?1 AND state = 'running';
+
+-- name: JobScheduleDue
+UPDATE runnel_job
+SET state = 'available'
+WHERE id IN (
+    SELECT id FROM runnel_job
+    WHERE state IN ('scheduled', 'retryable') AND scheduled_at <= ?1
+    ORDER BY scheduled_at, id
+    LIMIT ?2);
+
+-- name: JobGet
+SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
+       created_at, scheduled_at, finalized_at, errors, metadata, tags
+FROM runnel_job
+WHERE id = ?;
+
+-- name: JobList
+-- ?1 JSON array of states ('[]' for all), ?2 queue or null, ?3 after id, ?4 limit.
+SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
+       created_at, scheduled_at, finalized_at, errors, metadata, tags
+FROM runnel_job
+WHERE (?1 = '[]' OR state IN (SELECT value FROM json_each(?1)))
+  AND (?2 IS NULL OR queue = ?2)
+  AND id > ?3
+ORDER BY id
+LIMIT ?4;
+
+-- name: JobCountByState
+SELECT queue, state, count(*) FROM runnel_job GROUP BY queue, state ORDER BY queue, state;

@@ -1,0 +1,24 @@
+-- Statements of the SQLite migration table. It is created by the driver, not by a migration, so
+-- that it can record the first one.
+
+-- name: MigrationTableCreate
+CREATE TABLE IF NOT EXISTS runnel_migration (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT    NOT NULL,
+    applied_at INTEGER NOT NULL
+);
+
+-- name: MigrationTableExists
+SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'runnel_migration';
+
+-- name: MigrationList
+SELECT version, name, applied_at FROM runnel_migration ORDER BY version;
+
+-- name: MigrationGet
+SELECT count(*) FROM runnel_migration WHERE version = ?;
+
+-- name: MigrationInsert
+INSERT INTO runnel_migration (version, name, applied_at) VALUES (?, ?, ?);
+
+-- name: MigrationDelete
+DELETE FROM runnel_migration WHERE version = ?;

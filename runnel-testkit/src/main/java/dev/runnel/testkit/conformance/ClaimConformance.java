@@ -1,0 +1,128 @@
+package dev.runnel.testkit.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.runnel.InsertOptions;
+import dev.runnel.JobRow;
+import dev.runnel.JobState;
+import dev.runnel.Runnel;
+import dev.runnel.driver.JobClaimParams;
+import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobJson;
+import dev.runnel.driver.JobScheduleParams;
+import dev.runnel.driver.JobSetStateParams;
+import dev.runnel.driver.Times;
+import dev.runnel.JobError;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Claiming, completing and rescheduling at the driver level, with time passed in. */
+public abstract class ClaimConformance extends DriverConformance {
+
+    private List<JobRow> claim(String queue, int max) {
+        return driver.jobClaim(new JobClaimParams(queue, max, clock.instant(), "client-a"));
+    }
+
+    private long insert(Runnel runnel, String name, InsertOptions options) {
+        return runnel.insert(new DriverConformance.TestArgs(name, 0), options);
+    }
+
+    @Test
+    void claimsByPriorityThenScheduledTimeThenId() {
+        Runnel runnel = inserter();
+        long low = insert(runnel, "low", InsertOptions.builder().priority(3).build());
+        long laterScheduled = insert(runnel, "later", InsertOptions.builder().scheduledAt(T0.minusSeconds(10)).build());
+        long earlierScheduled = insert(runnel, "earlier", InsertOptions.builder().scheduledAt(T0.minusSeconds(20)).build());
+        long firstId = insert(runnel, "first", InsertOptions.NONE);
+        long secondId = insert(runnel, "second", InsertOptions.NONE);
+        long top = insert(runnel, "top", InsertOptions.builder().priority(1).scheduledAt(T0.minusSeconds(5)).build());
+        List<JobRow> claimed = claim("default", 10);
+        assertThat(claimed).extracting(JobRow::id)
+                .containsExactly(earlierScheduled, laterScheduled, top, firstId, secondId, low);
+        assertThat(claimed).allSatisfy(job -> {
+            assertThat(job.state()).isEqualTo(JobState.RUNNING);
+            assertThat(job.attempt()).isEqualTo(1);
+            assertThat(job.attemptedAt()).contains(T0);
+            assertThat(job.attemptedBy()).containsExactly("client-a");
+        });
+        assertThat(claim("default", 10)).isEmpty();
+    }
+
+    @Test
+    void claimTakesAtMostTheBatchAndOnlyItsQueue() {
+        Runnel runnel = inserter();
+        for (int i = 0; i < 5; i++) {
+            insert(runnel, "d" + i, InsertOptions.NONE);
+            insert(runnel, "o" + i, InsertOptions.builder().queue("other").build());
+        }
+        List<JobRow> first = claim("default", 3);
+        assertThat(first).hasSize(3).allSatisfy(j -> assertThat(j.queue()).isEqualTo("default"));
+        assertThat(claim("default", 3)).hasSize(2);
+        assertThat(claim("default", 3)).isEmpty();
+        assertThat(claim("other", 100)).hasSize(5);
+    }
+
+    @Test
+    void futureJobsAreNotClaimedUntilScheduledDue() {
+        Runnel runnel = inserter();
+        long id = insert(runnel, "later", InsertOptions.builder().scheduledAt(T0.plusSeconds(30)).build());
+        assertThat(claim("default", 10)).isEmpty();
+        assertThat(driver.jobScheduleDue(new JobScheduleParams(clock.instant(), 100))).isZero();
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(driver.jobScheduleDue(new JobScheduleParams(clock.instant(), 100))).isEqualTo(1);
+        assertThat(runnel.jobGet(id).orElseThrow().state()).isEqualTo(JobState.AVAILABLE);
+        assertThat(claim("default", 10)).extracting(JobRow::id).containsExactly(id);
+    }
+
+    @Test
+    void completeManyFinalizesOnlyRunningJobs() {
+        Runnel runnel = inserter();
+        long a = insert(runnel, "a", InsertOptions.NONE);
+        long b = insert(runnel, "b", InsertOptions.NONE);
+        long notClaimed = insert(runnel, "c", InsertOptions.builder().queue("elsewhere").build());
+        claim("default", 10);
+        long at = Times.toMicros(T0.plusMillis(5));
+        driver.jobCompleteMany(new JobCompleteManyParams(new long[] {a, b, notClaimed}, new long[] {at, at + 1, at}, 3));
+        JobRow done = runnel.jobGet(a).orElseThrow();
+        assertThat(done.state()).isEqualTo(JobState.COMPLETED);
+        assertThat(done.finalizedAt()).contains(T0.plusMillis(5));
+        assertThat(runnel.jobGet(b).orElseThrow().finalizedAt()).contains(Times.fromMicros(at + 1));
+        assertThat(runnel.jobGet(notClaimed).orElseThrow().state()).isEqualTo(JobState.AVAILABLE);
+    }
+
+    @Test
+    void setStateRecordsRetriesWithErrorsAndFinalStates() {
+        Runnel runnel = inserter();
+        long retried = insert(runnel, "r", InsertOptions.NONE);
+        long discarded = insert(runnel, "d", InsertOptions.NONE);
+        long snoozed = insert(runnel, "s", InsertOptions.NONE);
+        claim("default", 10);
+        JobError error = new JobError(1, T0, "boom", "trace line");
+        driver.jobSetStateMany(List.of(
+                new JobSetStateParams(retried, JobState.RETRYABLE, T0.plusSeconds(16), null, JobJson.encodeError(error), 0),
+                new JobSetStateParams(discarded, JobState.DISCARDED, null, T0, JobJson.encodeError(error), 0),
+                new JobSetStateParams(snoozed, JobState.SCHEDULED, T0.plusSeconds(60), null, null, -1)));
+        JobRow r = runnel.jobGet(retried).orElseThrow();
+        assertThat(r.state()).isEqualTo(JobState.RETRYABLE);
+        assertThat(r.scheduledAt()).isEqualTo(T0.plusSeconds(16));
+        assertThat(r.errors()).containsExactly(error);
+        assertThat(r.finalizedAt()).isEmpty();
+        JobRow d = runnel.jobGet(discarded).orElseThrow();
+        assertThat(d.state()).isEqualTo(JobState.DISCARDED);
+        assertThat(d.finalizedAt()).contains(T0);
+        JobRow s = runnel.jobGet(snoozed).orElseThrow();
+        assertThat(s.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(s.attempt()).isZero();
+        assertThat(s.errors()).isEmpty();
+
+        // A second failure appends, keeping the first.
+        clock.advance(Duration.ofSeconds(16));
+        driver.jobScheduleDue(new JobScheduleParams(clock.instant(), 100));
+        assertThat(claim("default", 10)).extracting(JobRow::id).contains(retried);
+        JobError second = new JobError(2, clock.instant(), "boom again", "");
+        driver.jobSetStateMany(List.of(new JobSetStateParams(retried, JobState.RETRYABLE, T0.plusSeconds(100), null,
+                JobJson.encodeError(second), 0)));
+        assertThat(runnel.jobGet(retried).orElseThrow().errors()).containsExactly(error, second);
+    }
+}

@@ -1,0 +1,106 @@
+package dev.runnel.testkit.conformance;
+
+import dev.runnel.InsertOptions;
+import dev.runnel.JobArgs;
+import dev.runnel.Migrator;
+import dev.runnel.Runnel;
+import dev.runnel.driver.Driver;
+import dev.runnel.testkit.MutableClock;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The base of every conformance class: a fresh, migrated database per test. A driver module
+ * extends each area's class and supplies only the database.
+ */
+public abstract class DriverConformance {
+    /** The time tests start at; the clock stands still unless a test moves it. */
+    protected static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+
+    @TempDir
+    protected Path dir;
+    protected Driver driver;
+    protected final MutableClock clock = new MutableClock(T0);
+    private final List<Runnel> clients = new ArrayList<>();
+
+    /** A driver on a fresh, empty database (its own file, or its own schema). */
+    protected abstract Driver newDriver(Path dir);
+
+    /** A connection of the application's own to the same database, for transactional inserts. */
+    protected abstract Connection newConnection(Path dir) throws SQLException;
+
+    @BeforeEach
+    void openDatabase() {
+        driver = newDriver(dir);
+        new Migrator(driver).up();
+    }
+
+    @AfterEach
+    void closeDatabase() {
+        for (Runnel client : clients) {
+            client.stop(Duration.ofSeconds(5));
+        }
+        driver.close();
+    }
+
+    /** A client builder on this test's driver and clock, with intervals short enough for tests. */
+    protected Runnel.Builder client() {
+        return Runnel.builder()
+                .driver(driver)
+                .clock(clock)
+                .fetchPollInterval(Duration.ofMillis(50))
+                .fetchCooldown(Duration.ofMillis(1))
+                .schedulerInterval(Duration.ofMillis(20))
+                .completerFlushInterval(Duration.ofMillis(1));
+    }
+
+    /** Builds and starts a client, stopped again after the test. */
+    protected Runnel started(Runnel.Builder builder) {
+        Runnel client = builder.build();
+        clients.add(client);
+        client.start();
+        return client;
+    }
+
+    /** An insert-only client on this test's driver. */
+    protected Runnel inserter() {
+        return Runnel.builder().driver(driver).clock(clock).build();
+    }
+
+    /** Args for tests: a payload and how the test worker should behave. */
+    public record TestArgs(String name, int value) implements JobArgs {
+        @Override
+        public String kind() {
+            return "test_job";
+        }
+    }
+
+    /** Args of a kind no test client has a worker for. */
+    public record OrphanArgs(String name) implements JobArgs {
+        @Override
+        public String kind() {
+            return "orphan_job";
+        }
+    }
+
+    /** Args with per-kind default options. */
+    public record UrgentArgs(String name) implements JobArgs {
+        @Override
+        public String kind() {
+            return "urgent_job";
+        }
+
+        @Override
+        public InsertOptions insertOptions() {
+            return InsertOptions.builder().queue("urgent").priority(3).maxAttempts(5).tags("urgent").build();
+        }
+    }
+}

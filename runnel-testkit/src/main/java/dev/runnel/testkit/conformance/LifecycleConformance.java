@@ -1,0 +1,354 @@
+package dev.runnel.testkit.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.runnel.InsertOptions;
+import dev.runnel.JobCancel;
+import dev.runnel.JobDiscard;
+import dev.runnel.JobEvent;
+import dev.runnel.JobQuery;
+import dev.runnel.JobRow;
+import dev.runnel.JobSnooze;
+import dev.runnel.JobState;
+import dev.runnel.Runnel;
+import dev.runnel.Worker;
+import dev.runnel.driver.JobInsertParams;
+import dev.runnel.testkit.Await;
+import dev.runnel.testkit.EventRecorder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** Each outcome of a worked job, end to end through a running client. */
+public abstract class LifecycleConformance extends DriverConformance {
+    private final EventRecorder events = new EventRecorder();
+
+    private Runnel run(Worker<TestArgs> worker) {
+        return started(client().queue("default", 10).worker(TestArgs.class, worker).listener(events));
+    }
+
+    private JobRow job(Runnel runnel, long id) {
+        return runnel.jobGet(id).orElseThrow();
+    }
+
+    @Test
+    void completedJob() {
+        AtomicInteger seen = new AtomicInteger();
+        Runnel runnel = run(job -> seen.set(job.args().value()));
+        long id = runnel.insert(new TestArgs("ok", 42));
+        JobEvent event = events.await(id);
+        assertThat(event.type()).isEqualTo(JobEvent.Type.COMPLETED);
+        assertThat(seen).hasValue(42);
+        JobRow row = job(runnel, id);
+        assertThat(row.state()).isEqualTo(JobState.COMPLETED);
+        assertThat(row.attempt()).isEqualTo(1);
+        assertThat(row.finalizedAt()).contains(T0);
+        assertThat(row.attemptedBy()).containsExactly(runnel.id());
+    }
+
+    @Test
+    void failureIsRetryableWithBackoffAndRecordedError() {
+        Runnel runnel = run(job -> {
+            throw new IllegalStateException("payment gateway down");
+        });
+        long id = runnel.insert(new TestArgs("fails", 1));
+        assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.FAILED);
+        JobRow row = job(runnel, id);
+        assertThat(row.state()).isEqualTo(JobState.RETRYABLE);
+        assertThat(row.finalizedAt()).isEmpty();
+        // Attempt 1: 1^4 = 1 s, with at most 10% jitter either way.
+        assertThat(row.scheduledAt()).isBetween(T0.plusMillis(900), T0.plusMillis(1100));
+        assertThat(row.errors()).singleElement().satisfies(e -> {
+            assertThat(e.attempt()).isEqualTo(1);
+            assertThat(e.at()).isEqualTo(T0);
+            assertThat(e.message()).contains("IllegalStateException").contains("payment gateway down");
+            assertThat(e.trace()).contains("LifecycleConformance");
+        });
+    }
+
+    @Test
+    void backoffGrowsAsAttemptToTheFourth() {
+        Runnel runnel = run(job -> {
+            throw new RuntimeException("again");
+        });
+        long id = runnel.insert(new TestArgs("fails", 1));
+        events.await(id, 1);
+        for (int attempt = 2; attempt <= 3; attempt++) {
+            clock.set(job(runnel, id).scheduledAt());
+            JobEvent event = events.await(id, attempt);
+            assertThat(event.job().attempt()).isEqualTo(attempt);
+            JobRow row = job(runnel, id);
+            double expected = Math.pow(attempt, 4) * 1000;
+            long actual = Duration.between(clock.instant(), row.scheduledAt()).toMillis();
+            assertThat((double) actual).isBetween(expected * 0.9, expected * 1.1);
+            assertThat(row.errors()).hasSize(attempt);
+        }
+    }
+
+    @Test
+    void workerChoosesItsOwnRetryDelay() {
+        Runnel runnel = run(new Worker<>() {
+            @Override
+            public void work(dev.runnel.Job<TestArgs> job) {
+                throw new RuntimeException("custom");
+            }
+
+            @Override
+            public Optional<Duration> retryDelay(dev.runnel.Job<TestArgs> job) {
+                return Optional.of(Duration.ofMinutes(7));
+            }
+        });
+        long id = runnel.insert(new TestArgs("x", 1));
+        events.await(id);
+        assertThat(job(runnel, id).scheduledAt()).isEqualTo(T0.plus(Duration.ofMinutes(7)));
+    }
+
+    @Test
+    void outOfAttemptsIsDiscarded() {
+        Runnel runnel = run(job -> {
+            throw new RuntimeException("always");
+        });
+        long id = runnel.insert(new TestArgs("x", 1), InsertOptions.builder().maxAttempts(2).build());
+        assertThat(events.await(id, 1).type()).isEqualTo(JobEvent.Type.FAILED);
+        clock.advance(Duration.ofSeconds(2));
+        JobEvent last = events.await(id, 2);
+        assertThat(last.type()).isEqualTo(JobEvent.Type.DISCARDED);
+        JobRow row = job(runnel, id);
+        assertThat(row.state()).isEqualTo(JobState.DISCARDED);
+        assertThat(row.attempt()).isEqualTo(2);
+        assertThat(row.finalizedAt()).contains(clock.instant());
+        assertThat(row.errors()).hasSize(2);
+    }
+
+    @Test
+    void snoozeReschedulesWithoutUsingAnAttempt() {
+        AtomicInteger runs = new AtomicInteger();
+        Runnel runnel = run(job -> {
+            if (runs.incrementAndGet() == 1) {
+                throw new JobSnooze(Duration.ofMinutes(5));
+            }
+        });
+        long id = runnel.insert(new TestArgs("s", 1));
+        assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.SNOOZED);
+        JobRow snoozed = job(runnel, id);
+        assertThat(snoozed.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(snoozed.scheduledAt()).isEqualTo(T0.plus(Duration.ofMinutes(5)));
+        assertThat(snoozed.attempt()).isZero();
+        assertThat(snoozed.errors()).isEmpty();
+        clock.advance(Duration.ofMinutes(5));
+        assertThat(events.await(id, 2).type()).isEqualTo(JobEvent.Type.COMPLETED);
+        assertThat(job(runnel, id).attempt()).isEqualTo(1);
+    }
+
+    @Test
+    void cancelIsFinalWithReason() {
+        Runnel runnel = run(job -> {
+            throw new JobCancel("order was refunded");
+        });
+        long id = runnel.insert(new TestArgs("c", 1));
+        assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.CANCELLED);
+        JobRow row = job(runnel, id);
+        assertThat(row.state()).isEqualTo(JobState.CANCELLED);
+        assertThat(row.finalizedAt()).contains(T0);
+        assertThat(row.lastError().orElseThrow().message()).contains("order was refunded");
+    }
+
+    @Test
+    void discardIsFinalWithReason() {
+        Runnel runnel = run(job -> {
+            throw new JobDiscard("malformed address");
+        });
+        long id = runnel.insert(new TestArgs("d", 1));
+        assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.DISCARDED);
+        JobRow row = job(runnel, id);
+        assertThat(row.state()).isEqualTo(JobState.DISCARDED);
+        assertThat(row.finalizedAt()).isPresent();
+        assertThat(row.lastError().orElseThrow().message()).contains("malformed address");
+    }
+
+    @Test
+    void timeoutCancelsTheAttemptAndRetries() {
+        AtomicBoolean sawCancel = new AtomicBoolean();
+        Runnel runnel = started(client().queue("default", 10).jobTimeout(Duration.ofMillis(100)).listener(events)
+                .worker(TestArgs.class, job -> {
+                    try {
+                        Thread.sleep(30_000);
+                    } finally {
+                        sawCancel.set(job.isCancelled());
+                    }
+                }));
+        long id = runnel.insert(new TestArgs("slow", 1));
+        JobEvent event = events.await(id);
+        assertThat(event.type()).isEqualTo(JobEvent.Type.FAILED);
+        assertThat(event.runTime()).isLessThan(Duration.ofSeconds(10));
+        assertThat(sawCancel).isTrue();
+        JobRow row = job(runnel, id);
+        assertThat(row.state()).isEqualTo(JobState.RETRYABLE);
+        assertThat(row.lastError().orElseThrow().message()).contains("timed out after 100 ms");
+    }
+
+    @Test
+    void perWorkerTimeoutOverridesTheClientDefault() {
+        Runnel runnel = started(client().queue("default", 10).listener(events).worker(TestArgs.class, new Worker<>() {
+            @Override
+            public void work(dev.runnel.Job<TestArgs> job) throws Exception {
+                Thread.sleep(30_000);
+            }
+
+            @Override
+            public Optional<Duration> timeout(dev.runnel.Job<TestArgs> job) {
+                return Optional.of(Duration.ofMillis(50));
+            }
+        }));
+        long id = runnel.insert(new TestArgs("slow", 1));
+        assertThat(events.await(id).error().orElseThrow().message()).contains("timed out after 50 ms");
+    }
+
+    @Test
+    void undecodableArgsAreDiscardedAtOnce() {
+        Runnel runnel = run(job -> {});
+        long id = driver.jobInsertMany(List.of(new JobInsertParams("test_job", "{\"name\":\"x\",\"value\":\"not a number\"}",
+                "default", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}")))[0];
+        runnel.insert(new TestArgs("wake", 0), InsertOptions.builder().queue("default").build());
+        JobEvent event = events.await(id);
+        assertThat(event.type()).isEqualTo(JobEvent.Type.DISCARDED);
+        JobRow row = job(runnel, id);
+        assertThat(row.state()).isEqualTo(JobState.DISCARDED);
+        assertThat(row.attempt()).isEqualTo(1);
+        assertThat(row.lastError().orElseThrow().message()).contains("could not be decoded").contains("TestArgs");
+    }
+
+    @Test
+    void unknownFieldsInArgsAreIgnored() {
+        java.util.Set<Integer> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Runnel runnel = run(job -> seen.add(job.args().value()));
+        long id = driver.jobInsertMany(List.of(new JobInsertParams("test_job",
+                "{\"name\":\"x\",\"value\":7,\"addedLater\":true}", "default", 1, JobState.AVAILABLE, T0, T0, 25,
+                List.of(), "{}")))[0];
+        runnel.insert(new TestArgs("wake", 0));
+        assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.COMPLETED);
+        assertThat(seen).contains(7);
+        assertThat(job(runnel, id).state()).isEqualTo(JobState.COMPLETED);
+    }
+
+    @Test
+    void unknownKindIsRecordedAndRetried() {
+        Runnel runnel = run(job -> {});
+        long id = runnel.insert(new OrphanArgs("nobody works me"));
+        JobEvent event = events.await(id);
+        assertThat(event.type()).isEqualTo(JobEvent.Type.FAILED);
+        JobRow row = job(runnel, id);
+        assertThat(row.state()).isEqualTo(JobState.RETRYABLE);
+        assertThat(row.scheduledAt()).isAfter(T0);
+        assertThat(row.lastError().orElseThrow().message()).contains("no worker").contains("orphan_job");
+    }
+
+    @Test
+    void scheduledJobRunsOnceDue() {
+        Runnel runnel = run(job -> {});
+        long id = runnel.insert(new TestArgs("later", 1), InsertOptions.builder().scheduledAt(T0.plusSeconds(90)).build());
+        long now = runnel.insert(new TestArgs("now", 2));
+        events.await(now);
+        assertThat(events.of(id)).isEmpty();
+        assertThat(job(runnel, id).state()).isEqualTo(JobState.SCHEDULED);
+        clock.advance(Duration.ofSeconds(90));
+        assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.COMPLETED);
+    }
+
+    @Test
+    void queuesAreIsolated() {
+        Runnel runnel = started(client().queue("mail", 5).worker(TestArgs.class, job -> {}).listener(events));
+        long other = runnel.insert(new TestArgs("x", 1), InsertOptions.builder().queue("billing").build());
+        long mine = runnel.insert(new TestArgs("y", 2), InsertOptions.builder().queue("mail").build());
+        events.await(mine);
+        assertThat(job(runnel, other).state()).isEqualTo(JobState.AVAILABLE);
+        assertThat(events.of(other)).isEmpty();
+    }
+
+    @Test
+    void concurrencyNeverExceedsTheQueueMaximum() {
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger peak = new AtomicInteger();
+        Runnel runnel = started(client().queue("default", 3).listener(events).worker(TestArgs.class, job -> {
+            peak.accumulateAndGet(running.incrementAndGet(), Math::max);
+            Thread.sleep(20);
+            running.decrementAndGet();
+        }));
+        for (int i = 0; i < 20; i++) {
+            runnel.insert(new TestArgs("n", i));
+        }
+        events.awaitCount(20, Duration.ofSeconds(20));
+        assertThat(peak.get()).isBetween(1, 3);
+    }
+
+    @Test
+    void gracefulStopWaitsForRunningJobs() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        Runnel runnel = run(job -> {
+            started.countDown();
+            Thread.sleep(200);
+        });
+        long id = runnel.insert(new TestArgs("finish me", 1));
+        started.await();
+        runnel.stop(Duration.ofSeconds(10));
+        assertThat(job(runnel, id).state()).isEqualTo(JobState.COMPLETED);
+    }
+
+    @Test
+    void stopCancelsJobsPastTheTimeoutAndLeavesNoneRunning() throws Exception {
+        CountDownLatch started = new CountDownLatch(3);
+        AtomicInteger cancelledSeen = new AtomicInteger();
+        Runnel runnel = run(job -> {
+            started.countDown();
+            try {
+                Thread.sleep(60_000);
+            } finally {
+                if (job.isCancelled()) {
+                    cancelledSeen.incrementAndGet();
+                }
+            }
+        });
+        for (int i = 0; i < 3; i++) {
+            runnel.insert(new TestArgs("stuck", i));
+        }
+        started.await();
+        long begin = System.nanoTime();
+        runnel.stop(Duration.ofMillis(100));
+        assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(5));
+        assertThat(cancelledSeen).hasValue(3);
+        assertThat(runnel.jobList(JobQuery.inStates(JobState.RUNNING))).isEmpty();
+        assertThat(runnel.jobList(JobQuery.inStates(JobState.RETRYABLE))).hasSize(3).allSatisfy(row ->
+                assertThat(row.lastError().orElseThrow().message()).contains("client stopping"));
+    }
+
+    @Test
+    void stopAndCancelDoesNotWait() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        Runnel runnel = run(job -> {
+            started.countDown();
+            Thread.sleep(60_000);
+        });
+        long id = runnel.insert(new TestArgs("stuck", 1));
+        started.await();
+        runnel.stopAndCancel();
+        assertThat(job(runnel, id).state()).isEqualTo(JobState.RETRYABLE);
+    }
+
+    @Test
+    void listenerErrorsDoNotStopTheRuntime() {
+        Runnel runnel = started(client().queue("default", 5).worker(TestArgs.class, job -> {})
+                .listener(e -> {
+                    throw new RuntimeException("listener bug");
+                })
+                .listener(events));
+        long a = runnel.insert(new TestArgs("a", 1));
+        long b = runnel.insert(new TestArgs("b", 2));
+        events.await(a);
+        events.await(b);
+        Await.until("both completed", () -> job(runnel, b).state() == JobState.COMPLETED);
+    }
+}
