@@ -32,10 +32,12 @@ RETURNING id, kind, args, state, queue, priority, attempt, max_attempts, attempt
 
 -- name: JobCompleteMany
 -- The happy path, one statement per batch: ?1 is a JSON array of [id, finalized_at] pairs.
+-- The unary + keeps the planner off the state index: with it, SQLite scanned every running job
+-- for each batch (2.3k jobs/s in the 100k bench); without, it looks each id up by rowid.
 UPDATE runnel_job
 SET state = 'completed', finalized_at = batch.finalized_at
 FROM (SELECT value ->> 0 AS id, value ->> 1 AS finalized_at FROM json_each(?1)) AS batch
-WHERE runnel_job.id = batch.id AND runnel_job.state = 'running';
+WHERE runnel_job.id = batch.id AND +runnel_job.state = 'running';
 
 -- name: JobSetState
 -- Any other outcome of a running job. ?3 scheduled_at and ?6 error may be null (left as they are).

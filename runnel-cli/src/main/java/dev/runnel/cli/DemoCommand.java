@@ -1,0 +1,171 @@
+package dev.runnel.cli;
+
+import dev.runnel.InsertOptions;
+import dev.runnel.JobArgs;
+import dev.runnel.JobCount;
+import dev.runnel.JobSnooze;
+import dev.runnel.JobState;
+import dev.runnel.Runnel;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code runnel demo}: a small shop's background work on an embedded database, with a live
+ * summary of job states.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Run example workers against a steady stream of jobs and show a live per-state summary.")
+final class DemoCommand implements Callable<Integer> {
+    @Mixin
+    DatabaseOption database;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--duration", paramLabel = "D", converter = DurationConverter.class,
+            description = "Stop after this long (e.g. 30s). Default: until Ctrl-C.")
+    Duration duration;
+
+    /** Succeeds after a short pause, like sending an email. */
+    record SendEmail(String to, String subject) implements JobArgs {
+        @Override
+        public String kind() {
+            return "send_email";
+        }
+    }
+
+    /** Fails its first attempt (a flaky partner API) and succeeds on the retry. */
+    record SyncInventory(String sku) implements JobArgs {
+        @Override
+        public String kind() {
+            return "sync_inventory";
+        }
+    }
+
+    /** Snoozes once (rate limited), then succeeds. */
+    record ChargeCard(long orderId, int cents) implements JobArgs {
+        @Override
+        public String kind() {
+            return "charge_card";
+        }
+
+        @Override
+        public InsertOptions insertOptions() {
+            return InsertOptions.builder().priority(1).maxAttempts(10).tags("billing").build();
+        }
+    }
+
+    /** Scheduled for later: a nightly-style report. */
+    record BuildReport(String name) implements JobArgs {
+        @Override
+        public String kind() {
+            return "build_report";
+        }
+
+        @Override
+        public InsertOptions insertOptions() {
+            return InsertOptions.builder().priority(4).build();
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        String url = database.resolved();
+        Runnel runnel = Runnel.builder()
+                .driver(database.open())
+                .autoMigrate(true)
+                .queue("default", 20)
+                .worker(SendEmail.class, job -> pause(20, 150))
+                .worker(SyncInventory.class, job -> {
+                    pause(10, 50);
+                    if (job.attempt() == 1) {
+                        throw new IllegalStateException("inventory service timed out (the retry will succeed)");
+                    }
+                })
+                .worker(ChargeCard.class, job -> {
+                    if (job.attempt() == 1 && job.errors().isEmpty() && job.row().scheduledAt().equals(job.createdAt())) {
+                        throw new JobSnooze(Duration.ofSeconds(3));
+                    }
+                    pause(5, 30);
+                })
+                .worker(BuildReport.class, job -> pause(100, 300))
+                .build();
+        CountDownLatch done = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            done.countDown();
+            runnel.close();
+        });
+        Runtime.getRuntime().addShutdownHook(hook);
+        runnel.start();
+        out.println("demo: working jobs in " + dev.runnel.Drivers.redact(url) + " (Ctrl-C to stop)");
+        Thread feeder = Thread.ofPlatform().name("demo-feeder").daemon().start(() -> feed(runnel, done));
+        long end = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
+        while (System.nanoTime() < end && !done.await(Math.min(2_000, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())), TimeUnit.MILLISECONDS)) {
+            out.println("demo: " + summary(runnel));
+        }
+        done.countDown();
+        feeder.join(1_000);
+        out.println("demo: stopping; final " + summary(runnel));
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            return 0;
+        }
+        runnel.close();
+        return 0;
+    }
+
+    private static void feed(Runnel runnel, CountDownLatch done) {
+        long n = 0;
+        try {
+            while (!done.await(250, TimeUnit.MILLISECONDS)) {
+                n++;
+                runnel.insert(new SendEmail("customer" + n + "@example.com", "Your order #" + n));
+                if (n % 3 == 0) {
+                    runnel.insert(new SyncInventory("SKU-" + n));
+                }
+                if (n % 4 == 0) {
+                    runnel.insert(new ChargeCard(n, 1_000 + (int) n));
+                }
+                if (n % 8 == 0) {
+                    runnel.insert(new BuildReport("sales-" + n), InsertOptions.builder()
+                            .scheduledAt(Instant.now().plusSeconds(ThreadLocalRandom.current().nextInt(5, 20))).build());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            // the client is closing under us
+        }
+    }
+
+    static String summary(Runnel runnel) {
+        Map<JobState, Long> byState = new EnumMap<>(JobState.class);
+        for (JobState s : JobState.values()) {
+            byState.put(s, 0L);
+        }
+        for (JobCount c : runnel.jobCounts()) {
+            byState.merge(c.state(), c.count(), Long::sum);
+        }
+        return byState.entrySet().stream().map(e -> e.getKey().dbName() + " " + e.getValue())
+                .collect(Collectors.joining(" | "));
+    }
+
+    private static void pause(int minMs, int maxMs) throws InterruptedException {
+        Thread.sleep(ThreadLocalRandom.current().nextInt(minMs, maxMs));
+    }
+}

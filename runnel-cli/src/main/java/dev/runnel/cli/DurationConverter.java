@@ -1,0 +1,41 @@
+package dev.runnel.cli;
+
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/** Parses durations such as {@code 30s}, {@code 500ms}, {@code 2m}, {@code 1h30m}, or plain seconds. */
+final class DurationConverter implements ITypeConverter<Duration> {
+    private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
+
+    @Override
+    public Duration convert(String value) {
+        return parse(value);
+    }
+
+    static Duration parse(String value) {
+        String v = value.strip();
+        if (v.matches("\\d+(\\.\\d+)?")) {
+            return Duration.ofNanos((long) (Double.parseDouble(v) * 1e9));
+        }
+        Matcher m = PART.matcher(v);
+        long nanos = 0;
+        int end = 0;
+        while (m.find() && m.start() == end) {
+            double n = Double.parseDouble(m.group(1));
+            nanos += (long) (n * switch (m.group(2)) {
+                case "ms" -> 1e6;
+                case "s" -> 1e9;
+                case "m" -> 60e9;
+                default -> 3600e9;
+            });
+            end = m.end();
+        }
+        if (end == 0 || end != v.length()) {
+            throw new TypeConversionException("'" + value + "' is not a duration (like 30s, 500ms, 2m, 1h30m)");
+        }
+        return Duration.ofNanos(nanos);
+    }
+}

@@ -1,0 +1,44 @@
+package dev.runnel.cli;
+
+import dev.runnel.RunnelException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code runnel} command. Bad input prints one line and exits 2; a failure exits 1. */
+@Command(name = "runnel", mixinStandardHelpOptions = true, version = "runnel 0.1.0",
+        description = "Runnel: a durable background-job system for Java.",
+        subcommands = {MigrateCommand.class, BenchCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+public final class Main {
+    /** Exit code for bad input: an unknown flag, a missing value, a malformed URL. */
+    public static final int EXIT_USAGE = 2;
+    /** Exit code for a failure while running. */
+    public static final int EXIT_FAILURE = 1;
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the command line with the given streams; returns the exit code. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cli = new CommandLine(new Main());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setParameterExceptionHandler((e, a) -> {
+            err.println("runnel: " + e.getMessage() + " (see --help)");
+            return EXIT_USAGE;
+        });
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof IllegalArgumentException) {
+                err.println("runnel: " + e.getMessage());
+                return EXIT_USAGE;
+            }
+            if (e instanceof RunnelException) {
+                err.println("runnel: " + e.getMessage());
+                return EXIT_FAILURE;
+            }
+            throw e;
+        });
+        return cli.execute(args);
+    }
+}

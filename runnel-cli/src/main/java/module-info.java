@@ -1,0 +1,9 @@
+/** The runnel command line. */
+module dev.runnel.cli {
+    requires dev.runnel.core;
+    requires dev.runnel.sqlite;
+    requires info.picocli;
+    requires org.slf4j;
+
+    opens dev.runnel.cli to info.picocli;
+}
