@@ -1,0 +1,101 @@
+package dev.runnel.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MainTest {
+    @TempDir
+    Path dir;
+
+    record Result(int code, String out, String err) {}
+
+    private static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    private static long lines(String s) {
+        return s.lines().filter(l -> !l.isBlank()).count();
+    }
+
+    @Test
+    void badUrlSchemeExitsTwoWithOneLine() {
+        Result r = run("migrate", "up", "--database-url", "nope://x");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(lines(r.err())).isEqualTo(1);
+        assertThat(r.err()).contains("nope").doesNotContain("Exception");
+    }
+
+    @Test
+    void malformedUrlExitsTwo() {
+        Result r = run("migrate", "list", "--database-url", "not a url");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(lines(r.err())).isEqualTo(1);
+    }
+
+    @Test
+    void unknownFlagAndMissingValueExitTwoWithOneLine() {
+        Result unknown = run("bench", "--no-such-flag");
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(lines(unknown.err())).isEqualTo(1);
+        Result missing = run("bench", "--database-url");
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(lines(missing.err())).isEqualTo(1);
+        Result badDuration = run("bench", "--duration", "soon");
+        assertThat(badDuration.code()).isEqualTo(2);
+        assertThat(badDuration.err()).contains("soon");
+    }
+
+    @Test
+    void migrateUpListSqlDown() {
+        String url = "sqlite://" + dir.resolve("m.db");
+        Result up = run("migrate", "up", "--database-url", url);
+        assertThat(up.code()).isZero();
+        assertThat(up.out()).contains("applied [1]");
+        assertThat(run("migrate", "list", "--database-url", url).out()).contains("001_create_jobs").contains("applied");
+        assertThat(run("migrate", "sql", "--database-url", url).out()).contains("CREATE TABLE runnel_job");
+        Result down = run("migrate", "down", "--database-url", url);
+        assertThat(down.out()).contains("reverted [1]");
+        assertThat(run("migrate", "list", "--database-url", url).out()).contains("pending");
+    }
+
+    @Test
+    void benchBurndownIsExact() {
+        Result r = run("bench", "--database-url", "sqlite://" + dir.resolve("b.db"), "--num-total-jobs", "5000", "--json");
+        assertThat(r.code()).isZero();
+        String json = r.out().lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow();
+        assertThat(json).contains("\"jobs_worked\":5000").contains("\"duplicates\":0").contains("\"missing\":0");
+        assertThat(r.out()).contains("bench: total jobs worked [ 5000 ], total jobs inserted [ 5000 ]");
+    }
+
+    @Test
+    void benchToppedUpForADurationIsExact() {
+        Result r = run("bench", "--database-url", "sqlite://:memory:", "--duration", "1s", "--max-workers", "50", "--json");
+        assertThat(r.code()).isZero();
+        String json = r.out().lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow();
+        assertThat(json).contains("\"duplicates\":0").contains("\"missing\":0").doesNotContain("\"jobs_worked\":0,");
+    }
+
+    @Test
+    void demoRunsForAShortDuration() {
+        Result r = run("demo", "--database-url", "sqlite://" + dir.resolve("demo.db"), "--duration", "3s");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("demo: working jobs").contains("completed");
+    }
+
+    @Test
+    void durationsParse() {
+        assertThat(DurationConverter.parse("30s")).isEqualTo(Duration.ofSeconds(30));
+        assertThat(DurationConverter.parse("500ms")).isEqualTo(Duration.ofMillis(500));
+        assertThat(DurationConverter.parse("1h30m")).isEqualTo(Duration.ofMinutes(90));
+        assertThat(DurationConverter.parse("2")).isEqualTo(Duration.ofSeconds(2));
+    }
+}
