@@ -1,0 +1,32 @@
+package dev.runnel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class BuilderTest {
+    record Ping(String target) implements JobArgs {
+        @Override
+        public String kind() {
+            return "ping";
+        }
+    }
+
+    @Test
+    void invalidConfigurationIsRejected() {
+        assertThatThrownBy(() -> Runnel.builder().build()).hasMessageContaining("driver");
+        assertThatThrownBy(() -> Runnel.builder().queue("q", 0)).hasMessageContaining("maxWorkers");
+        assertThatThrownBy(() -> Runnel.builder().queue("q", 1).queue("q", 2)).hasMessageContaining("twice");
+        assertThatThrownBy(() -> Runnel.builder().fetchPollInterval(Duration.ZERO)).hasMessageContaining("fetchPollInterval");
+        assertThatThrownBy(() -> Runnel.builder().jobTimeout(Duration.ofSeconds(-1))).hasMessageContaining("jobTimeout");
+        assertThatThrownBy(() -> Runnel.builder().worker(Ping.class, j -> {}).worker(Ping.class, j -> {}))
+                .hasMessageContaining("twice");
+    }
+
+    @Test
+    void kindIsReadFromARecordWithoutAnInstance() {
+        assertThat(dev.runnel.internal.Kinds.kindOf(Ping.class)).isEqualTo("ping");
+    }
+}
