@@ -2,6 +2,7 @@
 module dev.runnel.sqlite {
     requires transitive dev.runnel.core;
     requires org.xerial.sqlitejdbc;
+    requires com.fasterxml.jackson.core;
     requires org.slf4j;
 
     exports dev.runnel.sqlite;

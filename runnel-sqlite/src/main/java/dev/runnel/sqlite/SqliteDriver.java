@@ -43,7 +43,7 @@ public final class SqliteDriver implements Driver {
     /** Default reader connections for a file: {@value}. */
     public static final int DEFAULT_READERS = 2;
 
-    private static final Set<String> JOB_STATEMENTS = Set.of("JobInsert", "JobInsertReturning", "LastInsertId",
+    private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertReturning", "LastInsertId",
             "JobClaim", "JobCompleteMany", "JobSetState", "JobScheduleDue", "JobGet", "JobList", "JobCountByState");
     private static final Set<String> MIGRATION_STATEMENTS = Set.of("MigrationTableCreate", "MigrationTableExists",
             "MigrationList", "MigrationGet", "MigrationInsert", "MigrationDelete");
@@ -187,15 +187,13 @@ public final class SqliteDriver implements Driver {
 
     @Override
     public long[] jobInsertMany(List<JobInsertParams> jobs) {
-        // One prepared statement, many executions, one transaction: ids are consecutive because the
-        // writer lock is held throughout, so the last id gives them all.
-        return connections.writeTransaction(s -> {
-            PreparedStatement insert = s.prepare(sql.get("JobInsert"));
-            for (JobInsertParams job : jobs) {
-                bindInsert(insert, job);
-                insert.addBatch();
-            }
-            insert.executeBatch();
+        // One statement for the batch. Its ids are consecutive because the writer lock is held
+        // and json_each inserts in array order, so the last id gives them all.
+        String batch = SqliteBatch.encode(jobs);
+        return connections.write(s -> {
+            PreparedStatement insert = s.prepare(sql.get("JobInsertMany"));
+            insert.setString(1, batch);
+            insert.executeUpdate();
             long last;
             try (ResultSet rs = s.prepare(sql.get("LastInsertId")).executeQuery()) {
                 rs.next();

@@ -1,9 +1,15 @@
 -- The SQLite driver's job statements. Column lists must match SqliteRows.COLUMNS' order.
 -- Times are microseconds since the epoch, passed in from the client's clock.
 
--- name: JobInsert
+-- name: JobInsertMany
+-- A whole batch in one statement: ?1 is a JSON array with one array per job, in column order
+-- [kind, args, state, queue, priority, max_attempts, created_at, scheduled_at, tags, metadata],
+-- args, tags and metadata as JSON values. json_each keeps the array's order, so ids ascend with it.
 INSERT INTO runnel_job (kind, args, state, queue, priority, max_attempts, created_at, scheduled_at, tags, metadata)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+SELECT value ->> 0, value -> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7,
+       value -> 8, value -> 9
+FROM json_each(?1)
+ORDER BY key;
 
 -- name: JobInsertReturning
 -- On a caller's connection the ids cannot be derived from last_insert_rowid, so each row returns its own.

@@ -32,8 +32,9 @@ CREATE INDEX runnel_job_fetch ON runnel_job (queue, priority, scheduled_at, id) 
 -- Serves the scheduler: scheduled and retryable jobs by due time.
 CREATE INDEX runnel_job_due ON runnel_job (scheduled_at, id) WHERE state IN ('scheduled', 'retryable');
 
--- Serves listing and counting by state and queue.
-CREATE INDEX runnel_job_state_queue ON runnel_job (state, queue, id);
+-- No (state, queue, id) index for listing: it is rewritten on every claim and completion, and
+-- dropping it took the 1M-job burndown from about 82k to 99k jobs/s. Listing and counting by
+-- state scan by rowid instead; the dashboard will revisit this with its own measurements.
 
 -- Unique jobs: the database, not a read-then-write, refuses a duplicate.
 CREATE UNIQUE INDEX runnel_job_unique ON runnel_job (unique_key) WHERE unique_key IS NOT NULL;
