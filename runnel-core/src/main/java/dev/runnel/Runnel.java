@@ -53,6 +53,20 @@ public final class Runnel implements AutoCloseable {
 
     private enum State { NEW, STARTED, STOPPED, CLOSED }
 
+    /**
+     * How a queue's jobs are delivered to workers.
+     *
+     * <p>{@link #AT_LEAST_ONCE} (the default): a claimed job is running until its outcome is
+     * written; if the process dies first, the job is rescued and run again, so a worker must
+     * tolerate a repeat. {@link #AT_MOST_ONCE}: the claim itself marks the job completed, so a
+     * success costs no write at all; but a job running when the process dies is lost, and a
+     * failure is recorded as discarded, never retried. For work where a repeat is worse than a
+     * loss (a notification nobody wants twice) and for the cheapest possible throughput.
+     */
+    public enum Delivery { AT_LEAST_ONCE, AT_MOST_ONCE }
+
+    private record QueueConfig(int maxWorkers, Delivery delivery) {}
+
     private Runnel(Builder b) {
         this.config = b;
         this.driver = b.driver;
@@ -94,9 +108,10 @@ public final class Runnel implements AutoCloseable {
         completer = new Completer(driver, config.listeners, config.completerBatchSize,
                 config.completerFlushInterval, config.stopTimeout);
         completer.start();
-        for (Map.Entry<String, Integer> q : config.queues.entrySet()) {
-            Producer producer = new Producer(new Producer.Config(q.getKey(), q.getValue(), config.fetchPollInterval,
-                    config.fetchCooldown, config.clientId), driver, runner, completer, config.clock);
+        for (Map.Entry<String, QueueConfig> q : config.queues.entrySet()) {
+            Producer producer = new Producer(new Producer.Config(q.getKey(), q.getValue().maxWorkers(),
+                    config.fetchPollInterval, config.fetchCooldown, config.clientId,
+                    q.getValue().delivery() == Delivery.AT_MOST_ONCE), driver, runner, completer, config.clock);
             producers.put(q.getKey(), producer);
         }
         services.add(new DeadlineWatcher(List.copyOf(producers.values())));
@@ -293,7 +308,7 @@ public final class Runnel implements AutoCloseable {
         public static final int MAX_WORKERS = 100_000;
 
         private Driver driver;
-        private final Map<String, Integer> queues = new LinkedHashMap<>();
+        private final Map<String, QueueConfig> queues = new LinkedHashMap<>();
         private final Map<String, WorkUnit<?>> units = new LinkedHashMap<>();
         private final List<JobListener> listeners = new ArrayList<>();
         private Clock clock = Clock.systemUTC();
@@ -317,14 +332,20 @@ public final class Runnel implements AutoCloseable {
             return this;
         }
 
-        /** Works queue {@code name} with at most {@code maxWorkers} jobs at once. */
+        /** Works queue {@code name} with at most {@code maxWorkers} jobs at once, at least once. */
         public Builder queue(String name, int maxWorkers) {
+            return queue(name, maxWorkers, Delivery.AT_LEAST_ONCE);
+        }
+
+        /** Works queue {@code name} with at most {@code maxWorkers} jobs at once, with the given delivery. */
+        public Builder queue(String name, int maxWorkers, Delivery delivery) {
             InsertOptions.validateQueue(name);
             if (maxWorkers < 1 || maxWorkers > MAX_WORKERS) {
                 throw new IllegalArgumentException("maxWorkers of queue " + name + " must be between 1 and "
                         + MAX_WORKERS + ", was " + maxWorkers);
             }
-            if (queues.putIfAbsent(name, maxWorkers) != null) {
+            require("delivery", delivery);
+            if (queues.putIfAbsent(name, new QueueConfig(maxWorkers, delivery)) != null) {
                 throw new IllegalArgumentException("queue " + name + " is configured twice");
             }
             return this;

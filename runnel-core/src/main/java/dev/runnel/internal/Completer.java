@@ -58,6 +58,11 @@ public final class Completer implements Service {
         }
     }
 
+    /** Whether outcomes that need no write must still pass through, for the listeners' sake. */
+    public boolean hasListeners() {
+        return !listeners.isEmpty();
+    }
+
     /** Hands an outcome over to be written; blocks while the completer is behind. */
     public void submit(Outcome outcome) {
         boolean interrupted = false;
@@ -142,22 +147,28 @@ public final class Completer implements Service {
 
     private void write(List<Outcome> batch) {
         int plain = 0;
+        int stored = 0;
         for (Outcome o : batch) {
-            if (o.isPlainCompletion()) {
+            if (o.alreadyStored()) {
+                stored++;
+            } else if (o.isPlainCompletion()) {
                 plain++;
             }
         }
         long[] ids = new long[plain];
         long[] at = new long[plain];
-        List<JobSetStateParams> others = new ArrayList<>(batch.size() - plain);
+        List<JobSetStateParams> others = new ArrayList<>(batch.size() - plain - stored);
         int i = 0;
         for (Outcome o : batch) {
+            if (o.alreadyStored()) {
+                continue;
+            }
             if (o.isPlainCompletion()) {
                 ids[i] = o.job().id();
                 at[i++] = Times.toMicros(o.finalizedAt());
             } else {
                 others.add(new JobSetStateParams(o.job().id(), o.state(), o.scheduledAt(), o.finalizedAt(),
-                        o.error() == null ? null : JobJson.encodeError(o.error()), o.attemptDelta()));
+                        o.error() == null ? null : JobJson.encodeError(o.error()), o.attemptDelta(), o.from()));
             }
         }
         if (plain > 0) {

@@ -14,6 +14,8 @@ import java.time.Instant;
  * @param finalizedAt set exactly when {@code state} is final, else null
  * @param error the error to record, or null
  * @param attemptDelta -1 for a snooze (it does not use up an attempt), else 0
+ * @param from the state the job is in while this outcome is pending: running, or completed when an
+ *     at-most-once claim already finalised it
  */
 public record Outcome(
         JobRow job,
@@ -23,11 +25,40 @@ public record Outcome(
         Instant finalizedAt,
         JobError error,
         int attemptDelta,
-        Duration runTime) {
+        Duration runTime,
+        JobState from) {
+
+    Outcome(JobRow job, JobEvent.Type type, JobState state, Instant scheduledAt, Instant finalizedAt, JobError error,
+            int attemptDelta, Duration runTime) {
+        this(job, type, state, scheduledAt, finalizedAt, error, attemptDelta, runTime, JobState.RUNNING);
+    }
 
     /** The happy path: completed with nothing else to write, so it takes the simplest statement. */
     public boolean isPlainCompletion() {
         return type == JobEvent.Type.COMPLETED && error == null;
+    }
+
+    /** Whether the claim itself already stored this outcome (at-most-once), so nothing is written. */
+    public boolean alreadyStored() {
+        return from == JobState.COMPLETED && isPlainCompletion();
+    }
+
+    /**
+     * This outcome in an at-most-once queue, whose claim already marked the job completed: a
+     * completion needs no write; a cancel stays a cancel; anything else (failure, snooze, discard)
+     * can never run the job again, so it is recorded as discarded.
+     */
+    Outcome atMostOnce(Instant now) {
+        if (isPlainCompletion()) {
+            return new Outcome(job, type, state, scheduledAt, finalizedAt, error, 0, runTime, JobState.COMPLETED);
+        }
+        if (type == JobEvent.Type.CANCELLED) {
+            return new Outcome(job, type, state, null, finalizedAt, error, 0, runTime, JobState.COMPLETED);
+        }
+        JobError recorded = error != null ? error : new JobError(job.attempt(), now,
+                "snoozed in an at-most-once queue, so it is not run again", "");
+        return new Outcome(job, JobEvent.Type.DISCARDED, JobState.DISCARDED, null, now, recorded, 0, runTime,
+                JobState.COMPLETED);
     }
 
     static Outcome completed(JobRow job, Instant now, Duration runTime) {

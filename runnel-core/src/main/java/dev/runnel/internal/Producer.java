@@ -29,7 +29,8 @@ public final class Producer implements Service {
     private static final Duration MAX_ERROR_DELAY = Duration.ofSeconds(5);
 
     /** A producer's settings, validated by the client builder. */
-    public record Config(String queue, int maxWorkers, Duration pollInterval, Duration cooldown, String clientId) {}
+    public record Config(
+            String queue, int maxWorkers, Duration pollInterval, Duration cooldown, String clientId, boolean atMostOnce) {}
 
     private final Config config;
     private final Driver driver;
@@ -151,7 +152,8 @@ public final class Producer implements Service {
             nextPoll = now + jittered(config.pollInterval());
             List<JobRow> jobs;
             try {
-                jobs = driver.jobClaim(new JobClaimParams(config.queue(), free, clock.instant(), config.clientId()));
+                jobs = driver.jobClaim(new JobClaimParams(config.queue(), free, clock.instant(), config.clientId(),
+                        config.atMostOnce()));
                 errors = 0;
             } catch (RuntimeException e) {
                 errors++;
@@ -174,7 +176,14 @@ public final class Producer implements Service {
         running.put(row.id(), job);
         jobThreads.newThread(() -> {
             try {
-                completer.submit(runner.run(job));
+                Outcome outcome = runner.run(job);
+                if (config.atMostOnce()) {
+                    outcome = outcome.atMostOnce(clock.instant());
+                    if (outcome.alreadyStored() && !completer.hasListeners()) {
+                        return; // the claim stored it: nothing to write, nobody to tell
+                    }
+                }
+                completer.submit(outcome);
             } finally {
                 running.remove(row.id());
                 active.decrementAndGet();

@@ -44,7 +44,7 @@ public final class SqliteDriver implements Driver {
     public static final int DEFAULT_READERS = 2;
 
     private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertReturning", "LastInsertId",
-            "JobClaim", "JobCompleteMany", "JobSetState", "JobScheduleDue", "JobGet", "JobList", "JobCountByState");
+            "JobClaim", "JobClaimAtMostOnce", "JobCompleteMany", "JobSetState", "JobScheduleDue", "JobGet", "JobList", "JobCountByState");
     private static final Set<String> MIGRATION_STATEMENTS = Set.of("MigrationTableCreate", "MigrationTableExists",
             "MigrationList", "MigrationGet", "MigrationInsert", "MigrationDelete");
     private static final Comparator<JobRow> CLAIM_ORDER = Comparator.comparingInt(JobRow::priority)
@@ -240,7 +240,7 @@ public final class SqliteDriver implements Driver {
     @Override
     public List<JobRow> jobClaim(JobClaimParams params) {
         List<JobRow> jobs = connections.write(s -> {
-            PreparedStatement claim = s.prepare(sql.get("JobClaim"));
+            PreparedStatement claim = s.prepare(sql.get(params.atMostOnce() ? "JobClaimAtMostOnce" : "JobClaim"));
             claim.setLong(1, Times.toMicros(params.now()));
             claim.setString(2, params.clientId());
             claim.setString(3, params.queue());
@@ -284,6 +284,7 @@ public final class SqliteDriver implements Driver {
                 setMicros(set, 3, u.scheduledAt());
                 setMicros(set, 4, u.finalizedAt());
                 set.setInt(5, u.attemptDelta());
+                set.setString(7, u.from().dbName());
                 if (u.error() == null) {
                     set.setNull(6, Types.VARCHAR);
                 } else {

@@ -36,6 +36,23 @@ WHERE id IN (
 RETURNING id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
           created_at, scheduled_at, finalized_at, errors, metadata, tags;
 
+-- name: JobClaimAtMostOnce
+-- The at-most-once claim: the same selection, but the jobs go straight to completed, so no
+-- completion write follows. Parameters as JobClaim.
+UPDATE runnel_job
+SET state = 'completed',
+    attempt = attempt + 1,
+    attempted_at = ?1,
+    attempted_by = json_insert(coalesce(attempted_by, '[]'), '$[#]', ?2),
+    finalized_at = ?1
+WHERE id IN (
+    SELECT id FROM runnel_job
+    WHERE state = 'available' AND queue = ?3 AND scheduled_at <= ?1
+    ORDER BY priority, scheduled_at, id
+    LIMIT ?4)
+RETURNING id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
+          created_at, scheduled_at, finalized_at, errors, metadata, tags;
+
 -- name: JobCompleteMany
 -- The happy path, one statement per batch: ?1 is a JSON array of [id, finalized_at] pairs.
 -- The unary + keeps the planner off the state index: with it, SQLite scanned every running job
@@ -46,14 +63,15 @@ FROM (SELECT value ->> 0 AS id, value ->> 1 AS finalized_at FROM json_each(?1)) 
 WHERE runnel_job.id = batch.id AND +runnel_job.state = 'running';
 
 -- name: JobSetState
--- Any other outcome of a running job. ?3 scheduled_at and ?6 error may be null (left as they are).
+-- Any other outcome of a job still in state ?7 (running; completed after an at-most-once claim).
+-- ?3 scheduled_at and ?6 error may be null (left as they are).
 UPDATE runnel_job
 SET state = ?2,
     scheduled_at = coalesce(?3, scheduled_at),
     finalized_at = ?4,
     attempt = attempt + ?5,
     errors = CASE WHEN ?6 IS NULL THEN errors ELSE json_insert(coalesce(errors, '[]'), '$[#]', json(?6)) END
-WHERE id = ?1 AND state = 'running';
+WHERE id = ?1 AND state = ?7;
 
 -- name: JobScheduleDue
 UPDATE runnel_job

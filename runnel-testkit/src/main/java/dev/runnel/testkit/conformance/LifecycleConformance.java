@@ -339,6 +339,50 @@ public abstract class LifecycleConformance extends DriverConformance {
     }
 
     @Test
+    void atMostOnceClaimCompletesWithoutAWriteAndNeverRetries() {
+        AtomicInteger runs = new AtomicInteger();
+        Runnel runnel = started(client().queue("once", 5, Runnel.Delivery.AT_MOST_ONCE).listener(events)
+                .worker(TestArgs.class, job -> {
+                    runs.incrementAndGet();
+                    if (job.args().value() == 2) {
+                        throw new IllegalStateException("lost for good");
+                    }
+                    if (job.args().value() == 3) {
+                        throw new JobCancel("not wanted");
+                    }
+                }));
+        InsertOptions once = InsertOptions.builder().queue("once").build();
+        long ok = runnel.insert(new TestArgs("ok", 1), once);
+        long failing = runnel.insert(new TestArgs("fails", 2), once);
+        long cancelled = runnel.insert(new TestArgs("cancel", 3), once);
+        assertThat(events.await(ok).type()).isEqualTo(JobEvent.Type.COMPLETED);
+        assertThat(events.await(failing).type()).isEqualTo(JobEvent.Type.DISCARDED);
+        assertThat(events.await(cancelled).type()).isEqualTo(JobEvent.Type.CANCELLED);
+        JobRow done = job(runnel, ok);
+        assertThat(done.state()).isEqualTo(JobState.COMPLETED);
+        assertThat(done.attempt()).isEqualTo(1);
+        assertThat(done.finalizedAt()).contains(T0);
+        JobRow lost = job(runnel, failing);
+        assertThat(lost.state()).isEqualTo(JobState.DISCARDED);
+        assertThat(lost.lastError().orElseThrow().message()).contains("lost for good");
+        assertThat(job(runnel, cancelled).state()).isEqualTo(JobState.CANCELLED);
+        clock.advance(Duration.ofHours(1));
+        assertThat(runs).hasValue(3);
+    }
+
+    @Test
+    void atMostOnceClaimFinalizesAtTheDriver() {
+        long id = inserter().insert(new TestArgs("x", 1));
+        List<JobRow> claimed = driver.jobClaim(new dev.runnel.driver.JobClaimParams("default", 10, T0, "c", true));
+        assertThat(claimed).singleElement().satisfies(row -> {
+            assertThat(row.id()).isEqualTo(id);
+            assertThat(row.state()).isEqualTo(JobState.COMPLETED);
+            assertThat(row.finalizedAt()).contains(T0);
+        });
+        assertThat(driver.jobClaim(new dev.runnel.driver.JobClaimParams("default", 10, T0, "c", true))).isEmpty();
+    }
+
+    @Test
     void listenerErrorsDoNotStopTheRuntime() {
         Runnel runnel = started(client().queue("default", 5).worker(TestArgs.class, job -> {})
                 .listener(e -> {

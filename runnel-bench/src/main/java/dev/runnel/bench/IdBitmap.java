@@ -1,4 +1,4 @@
-package dev.runnel.cli;
+package dev.runnel.bench;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -8,12 +8,12 @@ import java.util.function.LongConsumer;
  * A concurrent set of job ids as bits, in chunks created on demand: a million ids cost about
  * 128 KB, and marking one is a single compare-and-set.
  */
-final class IdBitmap {
+public final class IdBitmap {
     private static final int CHUNK_BITS = 1 << 16;
     private final ConcurrentHashMap<Long, AtomicLongArray> chunks = new ConcurrentHashMap<>();
 
     /** Marks {@code id}; returns false when it was already marked. */
-    boolean add(long id) {
+    public boolean add(long id) {
         AtomicLongArray chunk = chunks.computeIfAbsent(id / CHUNK_BITS, k -> new AtomicLongArray(CHUNK_BITS / 64));
         int bit = (int) (id % CHUNK_BITS);
         long mask = 1L << (bit & 63);
@@ -29,7 +29,7 @@ final class IdBitmap {
         }
     }
 
-    boolean contains(long id) {
+    public boolean contains(long id) {
         AtomicLongArray chunk = chunks.get(id / CHUNK_BITS);
         if (chunk == null) {
             return false;
@@ -39,7 +39,7 @@ final class IdBitmap {
     }
 
     /** Calls {@code action} for every marked id, in no particular order. */
-    void forEach(LongConsumer action) {
+    public void forEach(LongConsumer action) {
         chunks.forEach((index, chunk) -> {
             for (int w = 0; w < chunk.length(); w++) {
                 long bits = chunk.get(w);

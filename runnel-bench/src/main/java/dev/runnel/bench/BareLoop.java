@@ -1,0 +1,110 @@
+package dev.runnel.bench;
+
+import dev.runnel.InsertOptions;
+import dev.runnel.InsertRequest;
+import dev.runnel.JobRow;
+import dev.runnel.Migrator;
+import dev.runnel.Runnel;
+import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobClaimParams;
+import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.Times;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The database's own limit for our SQL: threads that only claim a batch of 100 and complete it,
+ * with the driver's statements and none of the runtime (no producer, executor, completer). The
+ * runtime's burndown is judged against this loop measured in the same run.
+ */
+public final class BareLoop {
+    /** Jobs per claim, as the throughput target defines the loop. */
+    public static final int BATCH = 100;
+
+    private final Driver driver;
+    private final long totalJobs;
+    private final int threads;
+    private final PrintWriter out;
+
+    public BareLoop(Driver driver, long totalJobs, int threads, PrintWriter out) {
+        this.driver = driver;
+        this.totalJobs = totalJobs;
+        this.threads = threads;
+        this.out = out;
+    }
+
+    public BenchResult run() throws InterruptedException {
+        new Migrator(driver).up();
+        String queue = "bare_" + UUID.randomUUID().toString().substring(0, 8);
+        IdBitmap inserted = new IdBitmap();
+        IdBitmap worked = new IdBitmap();
+        AtomicLong duplicates = new AtomicLong();
+        LongAdder done = new LongAdder();
+        long t0 = System.nanoTime();
+        {
+            // An insert-only client: it holds nothing but the driver, which the caller closes.
+            Runnel inserter = Runnel.builder().driver(driver).build();
+            InsertOptions options = InsertOptions.builder().queue(queue).build();
+            List<InsertRequest> batch = new ArrayList<>(Bench.INSERT_BATCH);
+            for (long i = 0; i < totalJobs; i++) {
+                batch.add(new InsertRequest(new Bench.BenchArgs(i), options));
+                if (batch.size() == Bench.INSERT_BATCH || i == totalJobs - 1) {
+                    for (long id : inserter.insertMany(batch)) {
+                        inserted.add(id);
+                    }
+                    batch.clear();
+                }
+            }
+        }
+        double insertSeconds = (System.nanoTime() - t0) / 1e9;
+        long start = System.nanoTime();
+        Progress progress = new Progress(out, false, start);
+        List<Thread> loops = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            loops.add(Thread.ofVirtual().start(() -> {
+                long[] ids = new long[BATCH];
+                long[] at = new long[BATCH];
+                while (true) {
+                    List<JobRow> jobs = driver.jobClaim(new JobClaimParams(queue, BATCH, Instant.now(), "bare"));
+                    if (jobs.isEmpty()) {
+                        return;
+                    }
+                    long now = Times.toMicros(Instant.now());
+                    for (int i = 0; i < jobs.size(); i++) {
+                        ids[i] = jobs.get(i).id();
+                        at[i] = now;
+                        if (!worked.add(ids[i])) {
+                            duplicates.incrementAndGet();
+                        }
+                    }
+                    driver.jobCompleteMany(new JobCompleteManyParams(ids, at, jobs.size()));
+                    done.add(jobs.size());
+                }
+            }));
+        }
+        for (Thread loop : loops) {
+            while (loop.isAlive()) {
+                loop.join(20);
+                progress.maybePrint(done.sum(), 0);
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long[] missing = {0};
+        inserted.forEach(id -> {
+            if (!worked.contains(id)) {
+                missing[0]++;
+            }
+        });
+        BenchResult result = new BenchResult(driver.name(), "bare_loop", done.sum(), totalJobs, done.sum() / seconds,
+                insertSeconds, totalJobs / insertSeconds, seconds, duplicates.get(), missing[0], threads);
+        out.printf(Locale.ROOT, "bench: total jobs worked [ %d ], total jobs inserted [ %d ], overall job/sec [ %.1f ], running %.3fs (bare loop)%n",
+                done.sum(), totalJobs, result.jobsPerSec(), seconds);
+        return result;
+    }
+}

@@ -1,0 +1,178 @@
+package dev.runnel.bench;
+
+import dev.runnel.InsertOptions;
+import dev.runnel.InsertRequest;
+import dev.runnel.JobArgs;
+import dev.runnel.JobEvent;
+import dev.runnel.Migrator;
+import dev.runnel.Runnel;
+import dev.runnel.driver.Driver;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The {@code runnel bench} workload: no-op jobs worked as fast as the runtime and database allow,
+ * with every worked id recorded so that duplicates and missing jobs are exact counts.
+ */
+public final class Bench {
+    /** Jobs per insert statement: large enough to amortise a statement, small enough to keep locks short. */
+    public static final int INSERT_BATCH = 10_000;
+    /** Default concurrent jobs: enough that a claim batch amortises its statement. */
+    public static final int DEFAULT_MAX_WORKERS = 1_000;
+
+    /**
+     * @param totalJobs insert this many first, then work them down; 0 keeps the queue topped up instead
+     * @param duration stop after this long; null for no limit
+     * @param atMostOnce work the queue at most once (the claim completes the job)
+     */
+    public record Options(long totalJobs, Duration duration, int maxWorkers, boolean atMostOnce) {}
+
+    /** The bench's args: a sequence number, so the payload is not empty. */
+    public record BenchArgs(long n) implements JobArgs {
+        @Override
+        public String kind() {
+            return "bench_noop";
+        }
+    }
+
+    private final Driver driver;
+    private final Options options;
+    private final PrintWriter out;
+    private final IdBitmap worked = new IdBitmap();
+    private final IdBitmap inserted = new IdBitmap();
+    private final LongAdder completed = new LongAdder();
+    private final AtomicLong duplicates = new AtomicLong();
+    private final AtomicLong insertedCount = new AtomicLong();
+    private volatile boolean stopRequested;
+    private final CountDownLatch interrupted = new CountDownLatch(1);
+
+    public Bench(Driver driver, Options options, PrintWriter out) {
+        this.driver = driver;
+        this.options = options;
+        this.out = out;
+    }
+
+    /** Stops the run early (Ctrl-C); the audit still runs. */
+    public void requestStop() {
+        stopRequested = true;
+        interrupted.countDown();
+    }
+
+    /** Runs the bench, printing progress every 2 s; returns the summary. */
+    public BenchResult run() throws InterruptedException {
+        new Migrator(driver).up();
+        String queue = "bench_" + UUID.randomUUID().toString().substring(0, 8);
+        InsertOptions insertOptions = InsertOptions.builder().queue(queue).build();
+        Runnel runnel = Runnel.builder()
+                .driver(driver)
+                .queue(queue, options.maxWorkers(), options.atMostOnce()
+                        ? Runnel.Delivery.AT_MOST_ONCE : Runnel.Delivery.AT_LEAST_ONCE)
+                .worker(BenchArgs.class, job -> {
+                    if (!worked.add(job.id())) {
+                        duplicates.incrementAndGet();
+                    }
+                    if (options.atMostOnce()) {
+                        completed.increment(); // stored by the claim itself
+                    }
+                })
+                .listener(event -> {
+                    if (event.type() == JobEvent.Type.COMPLETED && !options.atMostOnce()) {
+                        completed.increment();
+                    }
+                })
+                .build();
+
+        double insertSeconds = 0;
+        if (options.totalJobs() > 0) {
+            long t0 = System.nanoTime();
+            insert(runnel, insertOptions, options.totalJobs());
+            insertSeconds = (System.nanoTime() - t0) / 1e9;
+            out.printf(Locale.ROOT, "bench: jobs worked [ 0 ], inserted [ %d ], job/sec [ 0.0 ] [%.1fs]%n",
+                    options.totalJobs(), insertSeconds);
+        }
+
+        long start = System.nanoTime();
+        runnel.start();
+        Thread feeder = options.totalJobs() == 0
+                ? Thread.ofPlatform().name("bench-feeder").daemon().start(() -> feed(runnel, insertOptions)) : null;
+        long deadline = options.duration() == null ? Long.MAX_VALUE : start + options.duration().toNanos();
+        Progress progress = new Progress(out, options.totalJobs() == 0, start);
+        while (!stopRequested && System.nanoTime() - deadline < 0) {
+            if (options.totalJobs() > 0 && completed.sum() >= options.totalJobs()) {
+                break;
+            }
+            interrupted.await(Math.max(0, Math.min(TimeUnit.MILLISECONDS.toNanos(20), deadline - System.nanoTime())),
+                    TimeUnit.NANOSECONDS);
+            progress.maybePrint(completed.sum(), insertedCount.get());
+        }
+        long workEnd = System.nanoTime();
+        stopRequested = true;
+        if (feeder != null) {
+            feeder.join();
+            // Work off what the feeder left queued, so the audit can be exact.
+            long drainDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (completed.sum() < insertedCount.get() && System.nanoTime() - drainDeadline < 0) {
+                Thread.sleep(10);
+            }
+        }
+        runnel.stop(Duration.ofSeconds(10));
+        long missing = countMissing();
+        long total = completed.sum();
+        double seconds = (workEnd - start) / 1e9;
+        BenchResult result = new BenchResult(driver.name(), options.atMostOnce() ? "at_most_once" : "at_least_once",
+                total, insertedCount.get(), total / seconds, insertSeconds,
+                insertSeconds > 0 ? insertedCount.get() / insertSeconds : 0, seconds, duplicates.get(), missing,
+                options.maxWorkers());
+        out.printf(Locale.ROOT, "bench: total jobs worked [ %d ], total jobs inserted [ %d ], overall job/sec [ %.1f ], running %.3fs%n",
+                total, insertedCount.get(), result.jobsPerSec(), seconds);
+        return result;
+    }
+
+    private long countMissing() {
+        long[] missing = {0};
+        inserted.forEach(id -> {
+            if (!worked.contains(id)) {
+                missing[0]++;
+            }
+        });
+        return missing[0];
+    }
+
+    private void insert(Runnel runnel, InsertOptions insertOptions, long count) {
+        List<InsertRequest> batch = new ArrayList<>(INSERT_BATCH);
+        for (long i = 0; i < count; i++) {
+            batch.add(new InsertRequest(new BenchArgs(i), insertOptions));
+            if (batch.size() == INSERT_BATCH || i == count - 1) {
+                for (long id : runnel.insertMany(batch)) {
+                    inserted.add(id);
+                }
+                insertedCount.addAndGet(batch.size());
+                batch.clear();
+            }
+        }
+    }
+
+    /** Keeps a few batches' worth of jobs waiting, so workers never run dry. */
+    private void feed(Runnel runnel, InsertOptions insertOptions) {
+        long backlog = Math.max(2L * options.maxWorkers(), 2L * INSERT_BATCH);
+        while (!stopRequested) {
+            if (insertedCount.get() - completed.sum() < backlog) {
+                insert(runnel, insertOptions, INSERT_BATCH);
+            } else {
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package dev.runnel.bench;
+
+import java.util.Locale;
+
+/** The summary of a bench or bare-loop run; {@link #toJson()} is the {@code --json} line. */
+public record BenchResult(
+        String driver,
+        String mode,
+        long jobsWorked,
+        long jobsInserted,
+        double jobsPerSec,
+        double insertSeconds,
+        double insertJobsPerSec,
+        double seconds,
+        long duplicates,
+        long missing,
+        int workers) {
+
+    /** Whether every inserted job was worked exactly once. */
+    public boolean exact() {
+        return duplicates == 0 && missing == 0;
+    }
+
+    public String toJson() {
+        return String.format(Locale.ROOT, "{\"driver\":\"%s\",\"mode\":\"%s\",\"jobs_worked\":%d,\"jobs_inserted\":%d,"
+                        + "\"jobs_per_sec\":%.1f,\"insert_seconds\":%.3f,\"insert_jobs_per_sec\":%.1f,\"seconds\":%.3f,"
+                        + "\"duplicates\":%d,\"missing\":%d,\"workers\":%d}",
+                driver, mode, jobsWorked, jobsInserted, jobsPerSec, insertSeconds, insertJobsPerSec, seconds,
+                duplicates, missing, workers);
+    }
+}
