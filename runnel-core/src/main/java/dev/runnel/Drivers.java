@@ -35,6 +35,8 @@ public final class Drivers {
 
     /** {@code url} with any password replaced by {@code ***}, for messages and logs. */
     public static String redact(String url) {
-        return url.replaceAll("(://[^:/@]*):[^@/]*@", "$1:***@");
+        // Everything between the user and the last '@' is the password, even when it holds '/' or '@'.
+        return url.replaceAll("(://[^:/@]*):.*@", "$1:***@")
+                .replaceAll("(?i)([?&][^=&]*password[^=&]*=)[^&#]*", "$1***");
     }
 }

@@ -135,17 +135,21 @@ public final class Producer implements Service {
         long nextPoll = System.nanoTime();
         int errors = 0;
         while (!stopping) {
-            int free = config.maxWorkers() - active.get();
             try {
-                if (free <= 0) {
-                    awaitSlot();
-                    continue;
-                }
-                if (!lastFull && !awaitFetchDue(lastFetch, nextPoll)) {
-                    continue;
+                if (lastFull) {
+                    awaitRoom(refillThreshold(), jittered(config.cooldown()));
+                } else {
+                    awaitRoom(1, Long.MAX_VALUE);
+                    if (!awaitFetchDue(lastFetch, nextPoll)) {
+                        continue;
+                    }
                 }
             } catch (InterruptedException e) {
                 return;
+            }
+            int free = config.maxWorkers() - active.get();
+            if (stopping || free <= 0) {
+                continue;
             }
             long now = System.nanoTime();
             lastFetch = now;
@@ -168,6 +172,14 @@ public final class Producer implements Service {
                 launch(row);
             }
         }
+    }
+
+    /**
+     * After a full batch, more jobs are waiting: refetch once half the slots are free, so that a
+     * claim amortises its statement over many jobs instead of one per finished job.
+     */
+    private int refillThreshold() {
+        return Math.max(1, config.maxWorkers() / 2);
     }
 
     private void launch(JobRow row) {
@@ -199,12 +211,22 @@ public final class Producer implements Service {
         }).start();
     }
 
-    private void awaitSlot() throws InterruptedException {
+    /**
+     * Waits until at least one slot is free, then until {@code wanted} are free or {@code patienceNanos}
+     * have passed since the first one freed, whichever comes first.
+     */
+    private void awaitRoom(int wanted, long patienceNanos) throws InterruptedException {
         lock.lock();
         try {
             waitingForSlot = true;
             while (!stopping && active.get() >= config.maxWorkers()) {
                 changed.await();
+            }
+            long until = System.nanoTime() + patienceNanos;
+            long left;
+            while (!stopping && config.maxWorkers() - active.get() < wanted
+                    && patienceNanos != Long.MAX_VALUE && (left = until - System.nanoTime()) > 0) {
+                changed.awaitNanos(left);
             }
         } finally {
             waitingForSlot = false;

@@ -1,0 +1,269 @@
+package dev.runnel.postgres;
+
+import dev.runnel.JobCount;
+import dev.runnel.JobQuery;
+import dev.runnel.JobRow;
+import dev.runnel.JobState;
+import dev.runnel.driver.JobClaimParams;
+import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.JobJson;
+import dev.runnel.driver.JobScheduleParams;
+import dev.runnel.driver.JobSetStateParams;
+import dev.runnel.driver.SqlFile;
+import dev.runnel.driver.Times;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The job operations of {@link PostgresDriver}, one statement each, from {@code job.sql}. Batches
+ * travel as arrays (primitive ones where the values cannot be null) expanded by {@code unnest}.
+ */
+final class PostgresJobs {
+    private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobClaim", "JobClaimAtMostOnce",
+            "JobCompleteMany", "JobSetStateMany", "JobScheduleDue", "JobGet", "JobList", "JobCountByState");
+    private static final Comparator<JobRow> CLAIM_ORDER = Comparator.comparingInt(JobRow::priority)
+            .thenComparing(JobRow::scheduledAt).thenComparingLong(JobRow::id);
+
+    private final PostgresSchema schema;
+    private final PostgresConnections connections;
+    private final SqlFile sql;
+
+    PostgresJobs(PostgresSchema schema, PostgresConnections connections) {
+        this.schema = schema;
+        this.connections = connections;
+        this.sql = SqlFile.parse("job.sql", PostgresJobs.class.getResourceAsStream("job.sql"), STATEMENTS)
+                .withSchema(schema.quoted());
+    }
+
+    long[] insertMany(List<JobInsertParams> jobs) {
+        if (jobs.isEmpty()) {
+            return new long[0];
+        }
+        return connections.run("inserting jobs", c -> insert(c, jobs));
+    }
+
+    long[] insertManyTx(Connection connection, List<JobInsertParams> jobs) {
+        if (jobs.isEmpty()) {
+            return new long[0];
+        }
+        try {
+            return insert(connection, jobs);
+        } catch (SQLException e) {
+            throw connections.failure("inserting jobs on the caller's connection", e);
+        }
+    }
+
+    private long[] insert(Connection c, List<JobInsertParams> jobs) throws SQLException {
+        int n = jobs.size();
+        String[] kinds = new String[n];
+        String[] args = new String[n];
+        String[] queues = new String[n];
+        int[] priorities = new int[n];
+        String[] states = new String[n];
+        long[] createdAt = new long[n];
+        long[] scheduledAt = new long[n];
+        int[] maxAttempts = new int[n];
+        String[] tags = new String[n];
+        String[] metadata = new String[n];
+        for (int i = 0; i < n; i++) {
+            JobInsertParams job = jobs.get(i);
+            kinds[i] = job.kind();
+            args[i] = job.args();
+            queues[i] = job.queue();
+            priorities[i] = job.priority();
+            states[i] = job.state().dbName();
+            createdAt[i] = Times.toMicros(job.createdAt());
+            scheduledAt[i] = Times.toMicros(job.scheduledAt());
+            maxAttempts[i] = job.maxAttempts();
+            tags[i] = JobJson.encodeStrings(job.tags());
+            metadata[i] = job.metadata();
+        }
+        try (PreparedStatement ps = c.prepareStatement(sql.get("JobInsertMany"))) {
+            // pgjdbc binds a primitive array given to setObject as int4[] or int8[], unboxed.
+            ps.setArray(1, c.createArrayOf("text", kinds));
+            ps.setArray(2, c.createArrayOf("text", args));
+            ps.setArray(3, c.createArrayOf("text", queues));
+            ps.setObject(4, priorities);
+            ps.setArray(5, c.createArrayOf("text", states));
+            ps.setObject(6, createdAt);
+            ps.setObject(7, scheduledAt);
+            ps.setObject(8, maxAttempts);
+            ps.setArray(9, c.createArrayOf("text", tags));
+            ps.setArray(10, c.createArrayOf("text", metadata));
+            ps.setString(11, schema.channel());
+            long[] ids = new long[n];
+            int count = 0;
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids[count++] = rs.getLong(1);
+                }
+            }
+            if (count != n) {
+                throw new SQLException("inserted " + count + " jobs of " + n);
+            }
+            return ids;
+        }
+    }
+
+    List<JobRow> claim(JobClaimParams params) {
+        if (params.max() <= 0) {
+            return List.of();
+        }
+        OffsetDateTime now = timestamp(params.now());
+        List<JobRow> jobs = connections.run("claiming jobs", c -> {
+            String statement = params.atMostOnce() ? "JobClaimAtMostOnce" : "JobClaim";
+            try (PreparedStatement ps = c.prepareStatement(sql.get(statement))) {
+                ps.setString(1, params.queue());
+                ps.setObject(2, now);
+                ps.setInt(3, params.max());
+                ps.setObject(4, now);
+                ps.setString(5, params.clientId());
+                if (params.atMostOnce()) {
+                    ps.setObject(6, now);
+                }
+                List<JobRow> rows = new ArrayList<>(Math.min(params.max(), 1_000));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        rows.add(PostgresRows.decode(rs));
+                    }
+                }
+                return rows;
+            }
+        });
+        jobs.sort(CLAIM_ORDER);
+        return jobs;
+    }
+
+    void completeMany(JobCompleteManyParams params) {
+        if (params.size() == 0) {
+            return;
+        }
+        long[] ids = Arrays.copyOf(params.ids(), params.size());
+        long[] finalizedAt = Arrays.copyOf(params.finalizedAtMicros(), params.size());
+        connections.run("completing jobs", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("JobCompleteMany"))) {
+                ps.setObject(1, ids);
+                ps.setObject(2, finalizedAt);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    void setStateMany(List<JobSetStateParams> updates) {
+        if (updates.isEmpty()) {
+            return;
+        }
+        int n = updates.size();
+        long[] ids = new long[n];
+        String[] states = new String[n];
+        Long[] scheduledAt = new Long[n];
+        Long[] finalizedAt = new Long[n];
+        String[] errors = new String[n];
+        int[] attemptDeltas = new int[n];
+        String[] fromStates = new String[n];
+        for (int i = 0; i < n; i++) {
+            JobSetStateParams u = updates.get(i);
+            ids[i] = u.id();
+            states[i] = u.state().dbName();
+            scheduledAt[i] = micros(u.scheduledAt());
+            finalizedAt[i] = micros(u.finalizedAt());
+            errors[i] = u.error();
+            attemptDeltas[i] = u.attemptDelta();
+            fromStates[i] = u.from().dbName();
+        }
+        connections.run("recording job outcomes", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("JobSetStateMany"))) {
+                ps.setObject(1, ids);
+                ps.setArray(2, c.createArrayOf("text", states));
+                ps.setArray(3, c.createArrayOf("int8", scheduledAt));
+                ps.setArray(4, c.createArrayOf("int8", finalizedAt));
+                ps.setArray(5, c.createArrayOf("text", errors));
+                ps.setObject(6, attemptDeltas);
+                ps.setArray(7, c.createArrayOf("text", fromStates));
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    int scheduleDue(JobScheduleParams params) {
+        return connections.run("scheduling due jobs", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("JobScheduleDue"))) {
+                ps.setObject(1, timestamp(params.now()));
+                ps.setInt(2, params.limit());
+                ps.setString(3, schema.channel());
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? rs.getInt(1) : 0;
+                }
+            }
+        });
+    }
+
+    Optional<JobRow> get(long id) {
+        return connections.run("reading job " + id, c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("JobGet"))) {
+                ps.setLong(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(PostgresRows.decode(rs)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    List<JobRow> list(JobQuery query) {
+        String[] states = query.states().stream().map(JobState::dbName).sorted().toArray(String[]::new);
+        String queue = query.queue().orElse(null);
+        return connections.run("listing jobs", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("JobList"))) {
+                Array stateArray = c.createArrayOf("text", states);
+                ps.setArray(1, stateArray);
+                ps.setArray(2, stateArray);
+                ps.setString(3, queue);
+                ps.setString(4, queue);
+                ps.setLong(5, query.afterId());
+                ps.setInt(6, query.limit());
+                List<JobRow> rows = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        rows.add(PostgresRows.decode(rs));
+                    }
+                }
+                return rows;
+            }
+        });
+    }
+
+    List<JobCount> countByState() {
+        return connections.run("counting jobs", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("JobCountByState"));
+                    ResultSet rs = ps.executeQuery()) {
+                List<JobCount> counts = new ArrayList<>();
+                while (rs.next()) {
+                    counts.add(new JobCount(rs.getString(1), JobState.fromDb(rs.getString(2)), rs.getLong(3)));
+                }
+                return counts;
+            }
+        });
+    }
+
+    private static OffsetDateTime timestamp(Instant instant) {
+        // Cut to microseconds here, as the column stores them, rather than let the server round.
+        return OffsetDateTime.ofInstant(Times.truncate(instant), ZoneOffset.UTC);
+    }
+
+    private static Long micros(Instant instant) {
+        return instant == null ? null : Times.toMicros(instant);
+    }
+}

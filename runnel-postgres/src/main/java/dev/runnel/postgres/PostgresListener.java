@@ -1,0 +1,195 @@
+package dev.runnel.postgres;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Listens on one channel over a dedicated connection, never one of the pool's working
+ * connections, and hands each notification's payload (a queue name) to a consumer on a platform
+ * daemon thread. A lost connection is reopened with exponential backoff and jitter; notifications
+ * sent while it was down are lost, which the producers' polling covers.
+ */
+final class PostgresListener implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresListener.class);
+
+    /**
+     * How long one wait for notifications blocks. It bounds how long {@link #close()} waits for the
+     * thread; a notification is delivered as soon as it arrives, whatever this is.
+     */
+    private static final int POLL_MILLIS = 250;
+    /** How often an idle connection is checked, so that a silently dropped one is noticed. */
+    private static final long CHECK_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private static final int CHECK_TIMEOUT_SECONDS = 5;
+    private static final long BACKOFF_FIRST_MILLIS = 100;
+    /** The longest wait between reconnection attempts: short, since wake-ups are lost meanwhile. */
+    private static final long BACKOFF_MAX_MILLIS = 5_000;
+
+    /** Opens the listener's connection: a new physical one, or one kept from the application's pool. */
+    @FunctionalInterface
+    interface ConnectionSource {
+        Connection open() throws SQLException;
+    }
+
+    private final ConnectionSource source;
+    private final String channel;
+    private final String description;
+    private final Consumer<String> consumer;
+    private final Consumer<PostgresListener> onClose;
+    private final Thread thread;
+    private volatile boolean stopping;
+    /** Touched only by the thread once started. */
+    private Connection connection;
+    private PGConnection notifications;
+
+    private PostgresListener(ConnectionSource source, String channel, String description, Consumer<String> consumer,
+            Consumer<PostgresListener> onClose) {
+        this.source = source;
+        this.channel = channel;
+        this.description = description;
+        this.consumer = consumer;
+        this.onClose = onClose;
+        this.thread = Thread.ofPlatform().daemon().name("runnel-postgres-listener-" + channel).unstarted(this::loop);
+    }
+
+    /**
+     * Starts listening. The first connection is opened before this returns, so that an insert made
+     * after it is seen; if it cannot be, the thread keeps trying in the background. {@code onClose}
+     * is told when the listener has been closed.
+     */
+    static PostgresListener start(ConnectionSource source, String channel, String description,
+            Consumer<String> consumer, Consumer<PostgresListener> onClose) {
+        PostgresListener listener = new PostgresListener(source, channel, description, consumer, onClose);
+        try {
+            listener.connect();
+        } catch (SQLException e) {
+            LOG.warn("Postgres listener for {} cannot connect yet, will retry: {}", description,
+                    PostgresConnections.rootMessage(e));
+        }
+        listener.thread.start();
+        return listener;
+    }
+
+    private void connect() throws SQLException {
+        Connection c = source.open();
+        try {
+            // Fails here, not at the first wait, when an application's pool is not pgjdbc's.
+            PGConnection pg = c.unwrap(PGConnection.class);
+            // LISTEN takes effect on commit: in a transaction it would wait for one.
+            c.setAutoCommit(true);
+            try (Statement st = c.createStatement()) {
+                // The channel is built only from the validated schema name: no user text.
+                st.execute("LISTEN " + channel);
+            }
+            connection = c;
+            notifications = pg;
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(c, false);
+            throw e;
+        }
+    }
+
+    private void loop() {
+        long backoff = BACKOFF_FIRST_MILLIS;
+        long lastCheck = System.nanoTime();
+        while (!stopping) {
+            try {
+                if (connection == null) {
+                    connect();
+                    LOG.info("Postgres listener for {} is listening again", description);
+                    backoff = BACKOFF_FIRST_MILLIS;
+                }
+                PGNotification[] arrived = notifications.getNotifications(POLL_MILLIS);
+                if (arrived != null && arrived.length > 0) {
+                    deliver(arrived);
+                    lastCheck = System.nanoTime();
+                } else if (System.nanoTime() - lastCheck > CHECK_INTERVAL_NANOS) {
+                    if (!connection.isValid(CHECK_TIMEOUT_SECONDS)) {
+                        throw new SQLException("the connection stopped answering", "08006");
+                    }
+                    lastCheck = System.nanoTime();
+                }
+            } catch (SQLException | RuntimeException e) {
+                if (stopping) {
+                    break;
+                }
+                closeQuietly(connection, false);
+                connection = null;
+                notifications = null;
+                long delay = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
+                LOG.warn("Postgres listener for {} lost its connection ({}); reconnecting in {} ms", description,
+                        PostgresConnections.rootMessage(e), delay);
+                sleep(delay);
+                backoff = Math.min(backoff * 2, BACKOFF_MAX_MILLIS);
+            }
+        }
+        // Clear close()'s interrupt first, so that it cannot fail the UNLISTEN.
+        Thread.interrupted();
+        closeQuietly(connection, true);
+        connection = null;
+        notifications = null;
+    }
+
+    private void deliver(PGNotification[] arrived) {
+        for (PGNotification n : arrived) {
+            try {
+                consumer.accept(n.getParameter());
+            } catch (RuntimeException e) {
+                LOG.warn("insert listener failed for queue {}", n.getParameter(), e);
+            }
+        }
+    }
+
+    private void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            // close() interrupts to cut the wait short; the loop sees stopping.
+        }
+    }
+
+    /** Stops the thread and releases the connection; waits at most a few polls. Idempotent. */
+    @Override
+    public void close() {
+        if (stopping) {
+            return;
+        }
+        stopping = true;
+        thread.interrupt();
+        try {
+            thread.join(POLL_MILLIS * 8L);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        onClose.accept(this);
+    }
+
+    /**
+     * Closes {@code c}; when it is healthy, first UNLISTENs, since a connection kept from an
+     * application's pool goes back to it and must not carry our subscription to its next user.
+     */
+    private static void closeQuietly(Connection c, boolean unlisten) {
+        if (c == null) {
+            return;
+        }
+        if (unlisten) {
+            try (Statement st = c.createStatement()) {
+                st.execute("UNLISTEN *");
+            } catch (SQLException e) {
+                // broken: the pool discards it
+            }
+        }
+        try {
+            c.close();
+        } catch (SQLException e) {
+            // closing anyway
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package dev.runnel.postgres;
+
+import dev.runnel.driver.Migration;
+import dev.runnel.driver.MigrationFiles;
+import dev.runnel.driver.MigrationRecord;
+import dev.runnel.driver.SqlFile;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The driver's migrations and its migration table, {@code {schema}.runnel_migration}. Applying one
+ * is a single transaction that holds an advisory lock on the schema, so concurrent migrators
+ * (several processes starting with autoMigrate) apply each migration exactly once.
+ */
+final class PostgresMigrations {
+    private static final Set<String> STATEMENTS = Set.of("MigrationLock", "SchemaExists", "SchemaCreate",
+            "MigrationTableCreate", "MigrationTableExists", "MigrationList", "MigrationGet", "MigrationInsert",
+            "MigrationDelete");
+
+    private final PostgresSchema schema;
+    private final PostgresConnections connections;
+    private final SqlFile sql;
+    private final List<Migration> migrations;
+
+    PostgresMigrations(PostgresSchema schema, PostgresConnections connections) {
+        this.schema = schema;
+        this.connections = connections;
+        this.sql = SqlFile.parse("migration.sql", PostgresMigrations.class.getResourceAsStream("migration.sql"),
+                STATEMENTS).withSchema(schema.quoted());
+        this.migrations = MigrationFiles.load(name -> PostgresMigrations.class.getResourceAsStream("migration/" + name))
+                .stream()
+                .map(m -> new Migration(m.version(), m.name(), m.up().replace("{schema}", schema.quoted()),
+                        m.down().replace("{schema}", schema.quoted())))
+                .toList();
+    }
+
+    /** Every migration, its SQL already naming this driver's schema. */
+    List<Migration> all() {
+        return migrations;
+    }
+
+    List<MigrationRecord> applied() {
+        return connections.run("reading applied migrations", c -> {
+            if (!queryBoolean(c.prepareStatement(sql.get("MigrationTableExists")))) {
+                return List.of();
+            }
+            List<MigrationRecord> records = new ArrayList<>();
+            try (PreparedStatement list = c.prepareStatement(sql.get("MigrationList"));
+                    ResultSet rs = list.executeQuery()) {
+                while (rs.next()) {
+                    records.add(new MigrationRecord(rs.getInt(1), rs.getString(2),
+                            rs.getObject(3, OffsetDateTime.class).toInstant()));
+                }
+            }
+            return records;
+        });
+    }
+
+    boolean apply(Migration migration, boolean up) {
+        String operation = (up ? "applying" : "reverting") + " migration " + migration.name();
+        return connections.transaction(operation, c -> {
+            try (PreparedStatement lock = c.prepareStatement(sql.get("MigrationLock"))) {
+                lock.setLong(1, schema.migrationLockKey());
+                lock.execute();
+            }
+            PreparedStatement exists = c.prepareStatement(sql.get("SchemaExists"));
+            exists.setString(1, schema.name());
+            if (!queryBoolean(exists)) {
+                execute(c, sql.get("SchemaCreate"));
+            }
+            execute(c, sql.get("MigrationTableCreate"));
+            // Checked again under the lock: another process may have applied it since the caller looked.
+            PreparedStatement get = c.prepareStatement(sql.get("MigrationGet"));
+            get.setInt(1, migration.version());
+            if (queryBoolean(get) == up) {
+                return false;
+            }
+            // pgjdbc sends a script of several statements in one call, all inside this transaction.
+            execute(c, up ? migration.up() : migration.down());
+            try (PreparedStatement record = c.prepareStatement(sql.get(up ? "MigrationInsert" : "MigrationDelete"))) {
+                record.setInt(1, migration.version());
+                if (up) {
+                    record.setString(2, migration.name());
+                }
+                record.executeUpdate();
+            }
+            return true;
+        });
+    }
+
+    /** Runs a single-row boolean query and closes the statement. */
+    private static boolean queryBoolean(PreparedStatement statement) throws SQLException {
+        try (statement; ResultSet rs = statement.executeQuery()) {
+            return rs.next() && rs.getBoolean(1);
+        }
+    }
+
+    private static void execute(Connection c, String script) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute(script);
+        }
+    }
+}

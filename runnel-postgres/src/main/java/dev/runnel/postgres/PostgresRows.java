@@ -1,0 +1,69 @@
+package dev.runnel.postgres;
+
+import dev.runnel.JobError;
+import dev.runnel.JobRow;
+import dev.runnel.JobState;
+import dev.runnel.driver.JobJson;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Decodes job rows in the column order every job statement of {@code job.sql} returns. */
+final class PostgresRows {
+    private PostgresRows() {}
+
+    static JobRow decode(ResultSet rs) throws SQLException {
+        return new JobRow(
+                rs.getLong(1),
+                rs.getString(2),
+                CompactJson.of(rs.getString(3)),
+                JobState.fromDb(rs.getString(4)),
+                rs.getString(5),
+                rs.getInt(6),
+                rs.getInt(7),
+                rs.getInt(8),
+                Optional.ofNullable(instant(rs, 9)),
+                strings(rs, 10),
+                instant(rs, 11),
+                instant(rs, 12),
+                Optional.ofNullable(instant(rs, 13)),
+                errors(rs, 14),
+                CompactJson.of(rs.getString(15)),
+                strings(rs, 16));
+    }
+
+    private static Instant instant(ResultSet rs, int column) throws SQLException {
+        OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
+
+    private static List<String> strings(ResultSet rs, int column) throws SQLException {
+        Array array = rs.getArray(column);
+        if (array == null) {
+            return List.of();
+        }
+        try {
+            return List.of((String[]) array.getArray());
+        } finally {
+            array.free();
+        }
+    }
+
+    /** Errors arrive as text[] (the statements cast jsonb[]), one JSON object each. */
+    private static List<JobError> errors(ResultSet rs, int column) throws SQLException {
+        List<String> json = strings(rs, column);
+        if (json.isEmpty()) {
+            return List.of();
+        }
+        List<JobError> errors = new ArrayList<>(json.size());
+        for (String error : json) {
+            errors.add(JobJson.decodeError(error));
+        }
+        return errors;
+    }
+}

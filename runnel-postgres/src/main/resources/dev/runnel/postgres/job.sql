@@ -1,0 +1,146 @@
+-- The Postgres driver's job statements. {schema} is the driver's validated, quoted schema.
+-- Every statement that returns jobs returns the columns in the order PostgresRows decodes.
+-- Times come from the client's clock: as bound timestamptz values, or, in batches, as bigint
+-- microseconds since the epoch, turned into timestamptz by exact integer arithmetic
+-- (timestamptz 'epoch' + n * interval '1 microsecond'; to_timestamp(n / 1e6) goes through a
+-- double and can lose the last microsecond).
+
+-- name: JobInsertMany
+-- The whole batch in one statement. Ids are drawn in input order inside a materialised CTE (so
+-- each row draws exactly one) and returned from it by ordinality, not from RETURNING, whose order
+-- SQL does not promise. The WHERE sends one notification per queue that received available jobs,
+-- not one per job; the subquery is uncorrelated, so it runs once. On a caller's connection the
+-- notifications go out only if the caller commits.
+-- ?1 kind, ?2 args, ?3 queue, ?4 priority, ?5 state, ?6 created_at us, ?7 scheduled_at us,
+-- ?8 max_attempts, ?9 tags (each a JSON array), ?10 metadata, ?11 notification channel.
+WITH input AS MATERIALIZED (
+    SELECT nextval('{schema}.runnel_job_id_seq') AS id, x.*
+    FROM unnest(?::text[], ?::text[], ?::text[], ?::smallint[], ?::text[], ?::bigint[], ?::bigint[],
+                ?::integer[], ?::text[], ?::text[])
+         WITH ORDINALITY AS x(kind, args, queue, priority, state, created_at, scheduled_at, max_attempts,
+                              tags, metadata, ord)
+),
+inserted AS (
+    INSERT INTO {schema}.runnel_job
+        (id, kind, args, queue, priority, state, created_at, scheduled_at, max_attempts, tags, metadata)
+    SELECT id, kind, args::jsonb, queue, priority, state::{schema}.runnel_job_state,
+           timestamptz 'epoch' + created_at * interval '1 microsecond',
+           timestamptz 'epoch' + scheduled_at * interval '1 microsecond',
+           max_attempts, ARRAY(SELECT jsonb_array_elements_text(tags::jsonb)), metadata::jsonb
+    FROM input
+)
+SELECT id FROM input
+WHERE (SELECT count(pg_notify(?, q.queue))
+       FROM (SELECT DISTINCT queue FROM input WHERE state = 'available') AS q) >= 0
+ORDER BY ord;
+
+-- name: JobClaim
+-- One statement claims a batch and returns it. The CTE, not WHERE id IN (SELECT ... LIMIT n):
+-- Postgres may run an IN sub-select more than once and lock more than n rows (bug #15715).
+-- The state stays a literal so that prepared plans match the partial fetch index. RETURNING gives
+-- no order: the driver sorts.
+-- ?1 queue, ?2 now, ?3 batch size, ?4 now, ?5 client id.
+WITH locked AS MATERIALIZED (
+    SELECT id FROM {schema}.runnel_job
+    WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
+    ORDER BY priority, scheduled_at, id
+    LIMIT ?
+    FOR UPDATE SKIP LOCKED
+)
+UPDATE {schema}.runnel_job j
+SET state = 'running',
+    attempt = j.attempt + 1,
+    attempted_at = ?,
+    attempted_by = array_append(j.attempted_by, ?)
+FROM locked
+WHERE j.id = locked.id
+RETURNING j.id, j.kind, j.args, j.state, j.queue, j.priority, j.attempt, j.max_attempts, j.attempted_at,
+          j.attempted_by, j.created_at, j.scheduled_at, j.finalized_at, j.errors::text[], j.metadata, j.tags;
+
+-- name: JobClaimAtMostOnce
+-- The at-most-once claim: the same selection, but the jobs go straight to completed, so that no
+-- completion write follows. Parameters as JobClaim, then ?6 now again, for finalized_at.
+WITH locked AS MATERIALIZED (
+    SELECT id FROM {schema}.runnel_job
+    WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
+    ORDER BY priority, scheduled_at, id
+    LIMIT ?
+    FOR UPDATE SKIP LOCKED
+)
+UPDATE {schema}.runnel_job j
+SET state = 'completed',
+    attempt = j.attempt + 1,
+    attempted_at = ?,
+    attempted_by = array_append(j.attempted_by, ?),
+    finalized_at = ?
+FROM locked
+WHERE j.id = locked.id
+RETURNING j.id, j.kind, j.args, j.state, j.queue, j.priority, j.attempt, j.max_attempts, j.attempted_at,
+          j.attempted_by, j.created_at, j.scheduled_at, j.finalized_at, j.errors::text[], j.metadata, j.tags;
+
+-- name: JobCompleteMany
+-- The happy path: jobs that completed with nothing else to record, one statement per batch.
+-- ?1 ids, ?2 finalized_at us.
+UPDATE {schema}.runnel_job j
+SET state = 'completed',
+    finalized_at = timestamptz 'epoch' + batch.finalized_at * interval '1 microsecond'
+FROM unnest(?::bigint[], ?::bigint[]) AS batch(id, finalized_at)
+WHERE j.id = batch.id AND j.state = 'running';
+
+-- name: JobSetStateMany
+-- Every other outcome, one statement per batch, for jobs still in the state each row expects
+-- (running; completed after an at-most-once claim). A null scheduled_at leaves the job's as it
+-- is; a null error appends nothing.
+-- ?1 ids, ?2 states, ?3 scheduled_at us, ?4 finalized_at us, ?5 errors (JSON objects),
+-- ?6 attempt deltas, ?7 expected current states.
+UPDATE {schema}.runnel_job j
+SET state = batch.state::{schema}.runnel_job_state,
+    scheduled_at = coalesce(timestamptz 'epoch' + batch.scheduled_at * interval '1 microsecond', j.scheduled_at),
+    finalized_at = timestamptz 'epoch' + batch.finalized_at * interval '1 microsecond',
+    attempt = j.attempt + batch.attempt_delta,
+    errors = CASE WHEN batch.error IS NULL THEN j.errors ELSE array_append(j.errors, batch.error::jsonb) END
+FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::text[], ?::integer[], ?::text[])
+     AS batch(id, state, scheduled_at, finalized_at, error, attempt_delta, from_state)
+WHERE j.id = batch.id AND j.state = batch.from_state::{schema}.runnel_job_state;
+
+-- name: JobScheduleDue
+-- Due scheduled and retryable jobs become available, at most ?2 of them, skipping rows another
+-- scheduler holds; then one notification per queue that got jobs. Returns how many moved.
+-- ?1 now, ?2 limit, ?3 notification channel.
+WITH due AS MATERIALIZED (
+    SELECT id FROM {schema}.runnel_job
+    WHERE state IN ('scheduled', 'retryable') AND scheduled_at <= ?
+    ORDER BY scheduled_at, id
+    LIMIT ?
+    FOR UPDATE SKIP LOCKED
+),
+made_available AS (
+    UPDATE {schema}.runnel_job j
+    SET state = 'available'
+    FROM due
+    WHERE j.id = due.id
+    RETURNING j.queue
+)
+SELECT count(*) FROM made_available
+WHERE (SELECT count(pg_notify(?, q.queue)) FROM (SELECT DISTINCT queue FROM made_available) AS q) >= 0;
+
+-- name: JobGet
+SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
+       created_at, scheduled_at, finalized_at, errors::text[], metadata, tags
+FROM {schema}.runnel_job
+WHERE id = ?;
+
+-- name: JobList
+-- ?1 and ?2 the states (an empty array for all), ?3 and ?4 the queue or null, ?5 after id, ?6 limit.
+-- The states are compared as the enum, not as text, so the (state, queue, id) index serves.
+SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
+       created_at, scheduled_at, finalized_at, errors::text[], metadata, tags
+FROM {schema}.runnel_job
+WHERE (cardinality(?::{schema}.runnel_job_state[]) = 0 OR state = ANY (?::{schema}.runnel_job_state[]))
+  AND (?::text IS NULL OR queue = ?)
+  AND id > ?
+ORDER BY id
+LIMIT ?;
+
+-- name: JobCountByState
+SELECT queue, state, count(*) FROM {schema}.runnel_job GROUP BY queue, state ORDER BY queue, state;

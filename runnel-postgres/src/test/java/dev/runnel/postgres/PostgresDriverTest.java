@@ -1,0 +1,244 @@
+package dev.runnel.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.runnel.Drivers;
+import dev.runnel.JobRow;
+import dev.runnel.JobState;
+import dev.runnel.Migrator;
+import dev.runnel.RunnelException;
+import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobClaimParams;
+import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.JobSetStateParams;
+import dev.runnel.driver.Times;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/** The builder's validation, connection failures, and what only Postgres can get wrong. */
+class PostgresDriverTest {
+    private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+
+    @RegisterExtension
+    final PostgresTestSchema db = new PostgresTestSchema();
+
+    @Test
+    void builderNeedsExactlyOneSource() {
+        assertThatThrownBy(() -> PostgresDriver.builder().build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("url").hasMessageContaining("dataSource");
+        assertThatThrownBy(() -> PostgresDriver.builder().url("postgres://u@h/d").dataSource(new PGSimpleDataSource())
+                .build()).hasMessageContaining("exactly one");
+    }
+
+    @Test
+    void builderRejectsBadValuesNamingTheOption() {
+        assertThatThrownBy(() -> PostgresDriver.builder().schema("bad-schema"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("schema ");
+        assertThatThrownBy(() -> PostgresDriver.builder().schema("x".repeat(64))).hasMessageStartingWith("schema ");
+        assertThatThrownBy(() -> PostgresDriver.builder().maxPoolSize(0)).hasMessageStartingWith("maxPoolSize ");
+        assertThatThrownBy(() -> PostgresDriver.builder().maxPoolSize(PostgresDriver.MAX_POOL_SIZE + 1))
+                .hasMessageStartingWith("maxPoolSize ");
+        assertThatThrownBy(() -> PostgresDriver.builder().connectTimeout(Duration.ofMillis(100)))
+                .hasMessageStartingWith("connectTimeout ");
+    }
+
+    @Test
+    void schemaComesFromTheBuilderThenTheUrlThenTheDefault() {
+        try (PostgresDriver d = PostgresDriver.fromUrl("postgres://u@h/d")) {
+            assertThat(d.schema()).isEqualTo("public");
+        }
+        try (PostgresDriver d = PostgresDriver.fromUrl("postgres://u@h/d?schema=FromUrl")) {
+            assertThat(d.schema()).isEqualTo("fromurl");
+        }
+        try (PostgresDriver d = PostgresDriver.builder().url("postgres://u@h/d?schema=from_url").schema("given").build()) {
+            assertThat(d.schema()).isEqualTo("given");
+        }
+    }
+
+    @Test
+    void toStringNamesTheDatabaseButNotThePassword() {
+        try (PostgresDriver d = PostgresDriver.fromUrl("postgres://u:hunter2@db:5433/app?schema=jobs")) {
+            assertThat(d.toString()).isEqualTo("PostgresDriver[db:5433/app, schema jobs]");
+            assertThat(d.name()).isEqualTo("postgres");
+            assertThat(d.supportsListenNotify()).isTrue();
+        }
+    }
+
+    @Test
+    void unreachableServerFailsTheFirstOperationNamingWhereQuickly() {
+        long start = System.nanoTime();
+        try (PostgresDriver d = PostgresDriver.builder().url("postgres://runnel:hunter2@127.0.0.1:1/test")
+                .connectTimeout(Duration.ofMillis(500)).build()) {
+            assertThatThrownBy(d::migrationApplied).isInstanceOf(RunnelException.class)
+                    .hasMessageContaining("cannot connect to Postgres at 127.0.0.1:1/test")
+                    .hasMessageNotContaining("hunter2")
+                    .satisfies(e -> assertThat(e.getCause().toString()).doesNotContain("hunter2"));
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void closedDriverRefusesWork() {
+        PostgresDriver d = db.newDriver();
+        d.close();
+        d.close();
+        assertThatThrownBy(d::migrationApplied).isInstanceOf(RunnelException.class).hasMessageContaining("closed");
+    }
+
+    @Test
+    void driversOpensPostgresUrlsThroughTheServiceLoader() {
+        String schema = db.create();
+        for (String scheme : new String[] {"postgres", "postgresql"}) {
+            String url = scheme + PostgresTestSchema.URL.substring(PostgresTestSchema.URL.indexOf("://"))
+                    + (PostgresTestSchema.URL.contains("?") ? "&" : "?") + "schema=" + schema;
+            try (Driver d = Drivers.open(url)) {
+                assertThat(d).isInstanceOf(PostgresDriver.class);
+                assertThat(((PostgresDriver) d).schema()).isEqualTo(schema);
+            }
+        }
+    }
+
+    @Test
+    void migratingCreatesAMissingSchemaAndTheMigrationTable() throws Exception {
+        String schema = db.create();
+        try (Connection c = PostgresTestSchema.admin(); Statement st = c.createStatement()) {
+            st.execute("DROP SCHEMA " + schema);
+        }
+        try (PostgresDriver d = PostgresTestSchema.driver(schema)) {
+            assertThat(d.migrationApplied()).isEmpty();
+            Migrator migrator = new Migrator(d);
+            assertThat(migrator.up()).containsExactly(1);
+            assertThat(d.migrationApplied()).singleElement().satisfies(r -> {
+                assertThat(r.name()).isEqualTo("001_create_jobs");
+                assertThat(r.appliedAt()).isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(60));
+            });
+            // Already applied: nothing to do, and said so.
+            assertThat(d.migrationApply(d.migrations().getFirst(), true)).isFalse();
+            assertThat(migrator.sql(true)).contains("\"" + schema + "\".runnel_job");
+        }
+    }
+
+    @Test
+    void concurrentMigratorsApplyEachMigrationOnce() throws Exception {
+        String schema = db.create();
+        try (Connection c = PostgresTestSchema.admin(); Statement st = c.createStatement()) {
+            st.execute("DROP SCHEMA " + schema);
+        }
+        try (PostgresDriver a = PostgresTestSchema.driver(schema); PostgresDriver b = PostgresTestSchema.driver(schema);
+                var executor = Executors.newFixedThreadPool(2)) {
+            CyclicBarrier start = new CyclicBarrier(2);
+            Callable<List<Integer>> upA = () -> {
+                start.await();
+                return new Migrator(a).up();
+            };
+            Callable<List<Integer>> upB = () -> {
+                start.await();
+                return new Migrator(b).up();
+            };
+            Future<List<Integer>> first = executor.submit(upA);
+            Future<List<Integer>> second = executor.submit(upB);
+            List<Integer> applied = new ArrayList<>(first.get(30, TimeUnit.SECONDS));
+            applied.addAll(second.get(30, TimeUnit.SECONDS));
+            assertThat(applied).containsExactly(1);
+            assertThat(a.migrationApplied()).hasSize(1);
+        }
+    }
+
+    @Test
+    void timesKeepExactlyTheirMicroseconds() {
+        try (PostgresDriver d = db.newDriver()) {
+            new Migrator(d).up();
+            Instant scheduled = T0.plusNanos(123_456_789);
+            long id = d.jobInsertMany(List.of(new JobInsertParams("k", "{}", "q", 1, JobState.AVAILABLE, scheduled,
+                    scheduled, 25, List.of(), "{}")))[0];
+            JobRow row = d.jobGet(id).orElseThrow();
+            assertThat(row.createdAt()).isEqualTo(Times.truncate(scheduled)).isEqualTo(T0.plusNanos(123_456_000));
+            assertThat(row.scheduledAt()).isEqualTo(Times.truncate(scheduled));
+
+            Instant claimedAt = T0.plusSeconds(1).plusNanos(999_999_999);
+            assertThat(d.jobClaim(new JobClaimParams("q", 10, claimedAt, "c"))).singleElement()
+                    .satisfies(j -> assertThat(j.attemptedAt()).contains(Times.truncate(claimedAt)));
+            long finalized = Times.toMicros(T0) + 987_654_321L;
+            d.jobCompleteMany(new JobCompleteManyParams(new long[] {id, 0}, new long[] {finalized, 0}, 1));
+            assertThat(d.jobGet(id).orElseThrow().finalizedAt()).contains(Times.fromMicros(finalized));
+        }
+    }
+
+    @Test
+    void setStateManyWritesEachRowsOwnValuesInOneBatch() {
+        try (PostgresDriver d = db.newDriver()) {
+            new Migrator(d).up();
+            JobInsertParams job = new JobInsertParams("k", "{}", "q", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}");
+            long[] ids = d.jobInsertMany(List.of(job, job, job));
+            d.jobClaim(new JobClaimParams("q", 10, T0, "c"));
+            Instant later = T0.plusNanos(1_001_000);
+            d.jobSetStateMany(List.of(
+                    new JobSetStateParams(ids[0], JobState.CANCELLED, null, later, "{\"attempt\":1,\"at\":\"" + T0
+                            + "\",\"error\":\"it's \\\"quoted\\\", {braced}\",\"trace\":\"\"}", 0),
+                    new JobSetStateParams(ids[1], JobState.AVAILABLE, later, null, null, -1),
+                    new JobSetStateParams(ids[2], JobState.RETRYABLE, later.plusSeconds(1), null, null, 0)));
+            JobRow cancelled = d.jobGet(ids[0]).orElseThrow();
+            assertThat(cancelled.state()).isEqualTo(JobState.CANCELLED);
+            assertThat(cancelled.finalizedAt()).contains(later);
+            assertThat(cancelled.scheduledAt()).isEqualTo(T0);
+            assertThat(cancelled.lastError().orElseThrow().message()).isEqualTo("it's \"quoted\", {braced}");
+            JobRow snoozed = d.jobGet(ids[1]).orElseThrow();
+            assertThat(snoozed.state()).isEqualTo(JobState.AVAILABLE);
+            assertThat(snoozed.attempt()).isZero();
+            assertThat(snoozed.scheduledAt()).isEqualTo(later);
+            assertThat(d.jobGet(ids[2]).orElseThrow().scheduledAt()).isEqualTo(later.plusSeconds(1));
+        }
+    }
+
+    @Test
+    void finalizedAtIsRequiredExactlyForFinalStates() throws Exception {
+        try (PostgresDriver d = db.newDriver()) {
+            new Migrator(d).up();
+            try (Connection c = db.connection(); Statement st = c.createStatement()) {
+                assertThatThrownBy(() -> st.execute("INSERT INTO runnel_job (kind, state, created_at, scheduled_at)"
+                        + " VALUES ('k', 'completed', now(), now())")).hasMessageContaining("runnel_job_finalized_when_final");
+                assertThatThrownBy(() -> st.execute("INSERT INTO runnel_job (kind, state, created_at, scheduled_at, finalized_at)"
+                        + " VALUES ('k', 'available', now(), now(), now())")).hasMessageContaining("runnel_job_finalized_when_final");
+                try (ResultSet rs = st.executeQuery("SELECT reloptions::text FROM pg_class WHERE oid = 'runnel_job'::regclass")) {
+                    rs.next();
+                    assertThat(rs.getString(1)).contains("fillfactor=90").contains("autovacuum_vacuum_scale_factor");
+                }
+            }
+        }
+    }
+
+    @Test
+    void worksOnTheApplicationsDataSourceAndLeavesItOpen() {
+        String schema = db.create();
+        PostgresUrl url = PostgresUrl.parse(PostgresTestSchema.URL);
+        PGSimpleDataSource app = new PGSimpleDataSource();
+        app.setURL(url.jdbcUrl());
+        app.setUser(url.user());
+        app.setPassword(url.password());
+        try (PostgresDriver d = PostgresDriver.builder().dataSource(app).schema(schema).build()) {
+            new Migrator(d).up();
+            long id = d.jobInsertMany(List.of(new JobInsertParams("k", "{\"a\": 1}", "q", 2, JobState.AVAILABLE, T0, T0, 3,
+                    List.of("x", "y"), "{\"m\": true}")))[0];
+            JobRow row = d.jobGet(id).orElseThrow();
+            assertThat(row.args()).isEqualTo("{\"a\":1}");
+            assertThat(row.metadata()).isEqualTo("{\"m\":true}");
+            assertThat(row.tags()).containsExactly("x", "y");
+            assertThat(d.toString()).contains("application's DataSource");
+        }
+    }
+}

@@ -1,0 +1,185 @@
+package dev.runnel.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.runnel.JobState;
+import dev.runnel.Migrator;
+import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.JobScheduleParams;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Insert notifications: across driver instances of one schema, never across schemas. */
+class PostgresListenTest {
+    private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+    /** How long to wait for a notification that should come. */
+    private static final long ARRIVES_MS = 5_000;
+    /** How long to watch for one that should not. */
+    private static final long QUIET_MS = 300;
+
+    @RegisterExtension
+    final PostgresTestSchema db = new PostgresTestSchema();
+    private final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+
+    private static JobInsertParams job(String queue, JobState state, Instant scheduledAt) {
+        return PostgresIsolationTest.job(queue, state, scheduledAt);
+    }
+
+    private static PostgresDriver migrated(PostgresDriver driver) {
+        new Migrator(driver).up();
+        return driver;
+    }
+
+    @Test
+    void hearsInsertsFromAnotherDriverOnTheSameSchemaOnly() throws Exception {
+        String schema = db.create();
+        String otherSchema = db.create();
+        try (PostgresDriver listening = migrated(PostgresTestSchema.driver(schema));
+                PostgresDriver sameSchema = PostgresTestSchema.driver(schema);
+                PostgresDriver otherDriver = migrated(PostgresTestSchema.driver(otherSchema));
+                AutoCloseable _ = listening.listenInserts(heard::add)) {
+            otherDriver.jobInsertMany(List.of(job("from_other_schema", JobState.AVAILABLE, T0)));
+            sameSchema.jobInsertMany(List.of(job("emails", JobState.AVAILABLE, T0), job("emails", JobState.AVAILABLE, T0),
+                    job("billing", JobState.AVAILABLE, T0)));
+            List<String> queues = new ArrayList<>();
+            queues.add(heard.poll(ARRIVES_MS, TimeUnit.MILLISECONDS));
+            queues.add(heard.poll(ARRIVES_MS, TimeUnit.MILLISECONDS));
+            // One notification per queue per batch, not per job.
+            assertThat(queues).containsExactlyInAnyOrder("emails", "billing");
+            assertThat(heard.poll(QUIET_MS, TimeUnit.MILLISECONDS)).isNull();
+        }
+    }
+
+    @Test
+    void scheduledJobsAreAnnouncedWhenTheyBecomeAvailableNotWhenInserted() throws Exception {
+        try (PostgresDriver driver = migrated(db.newDriver()); AutoCloseable _ = driver.listenInserts(heard::add)) {
+            driver.jobInsertMany(List.of(job("later", JobState.SCHEDULED, T0.plusSeconds(60))));
+            assertThat(heard.poll(QUIET_MS, TimeUnit.MILLISECONDS)).isNull();
+            assertThat(driver.jobScheduleDue(new JobScheduleParams(T0.plusSeconds(60), 100))).isEqualTo(1);
+            assertThat(heard.poll(ARRIVES_MS, TimeUnit.MILLISECONDS)).isEqualTo("later");
+        }
+    }
+
+    @Test
+    void transactionalInsertsAreAnnouncedOnlyOnCommit() throws Exception {
+        try (PostgresDriver driver = migrated(db.newDriver()); AutoCloseable _ = driver.listenInserts(heard::add);
+                Connection tx = db.connection()) {
+            tx.setAutoCommit(false);
+            driver.jobInsertManyTx(tx, List.of(job("rolled_back", JobState.AVAILABLE, T0)));
+            tx.rollback();
+            driver.jobInsertManyTx(tx, List.of(job("committed", JobState.AVAILABLE, T0)));
+            assertThat(heard.poll(QUIET_MS, TimeUnit.MILLISECONDS)).isNull();
+            tx.commit();
+            assertThat(heard.poll(ARRIVES_MS, TimeUnit.MILLISECONDS)).isEqualTo("committed");
+            assertThat(heard.poll(QUIET_MS, TimeUnit.MILLISECONDS)).isNull();
+        }
+    }
+
+    @Test
+    void reconnectsAfterLosingItsConnection() throws Exception {
+        try (PostgresDriver driver = migrated(db.newDriver()); AutoCloseable _ = driver.listenInserts(heard::add)) {
+            assertThat(terminateListener(db.current())).isEqualTo(1);
+            // Notifications sent while it is away are lost by design: insert until one is heard.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+            String got = null;
+            while (got == null && System.nanoTime() < deadline) {
+                driver.jobInsertMany(List.of(job("after_reconnect", JobState.AVAILABLE, T0)));
+                got = heard.poll(200, TimeUnit.MILLISECONDS);
+            }
+            assertThat(got).isEqualTo("after_reconnect");
+        }
+    }
+
+    @Test
+    void closingStopsTheThreadAndReleasesTheConnection() throws Exception {
+        try (PostgresDriver driver = migrated(db.newDriver())) {
+            AutoCloseable subscription = driver.listenInserts(heard::add);
+            assertThat(listenerBackends(db.current())).isEqualTo(1);
+            assertThat(listenerThreads()).isNotEmpty();
+            subscription.close();
+            subscription.close();
+            assertThat(listenerThreads()).isEmpty();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (listenerBackends(db.current()) > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(listenerBackends(db.current())).isZero();
+
+            // Closing the driver closes listeners it still has.
+            driver.listenInserts(heard::add);
+            assertThat(listenerThreads()).isNotEmpty();
+        }
+        assertThat(listenerThreads()).isEmpty();
+    }
+
+    @Test
+    void onAnApplicationPoolItKeepsOneConnectionAndGivesItBackUnsubscribed() throws Exception {
+        String schema = db.create();
+        PostgresUrl url = PostgresUrl.parse(PostgresTestSchema.URL);
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url.jdbcUrl());
+        config.setUsername(url.user());
+        config.setPassword(url.password());
+        config.setMaximumPoolSize(2);
+        try (HikariDataSource app = new HikariDataSource(config)) {
+            try (PostgresDriver driver = migrated(PostgresDriver.builder().dataSource(app).schema(schema).build());
+                    AutoCloseable _ = driver.listenInserts(heard::add)) {
+                driver.jobInsertMany(List.of(job("pooled", JobState.AVAILABLE, T0)));
+                assertThat(heard.poll(ARRIVES_MS, TimeUnit.MILLISECONDS)).isEqualTo("pooled");
+            }
+            assertThat(app.isClosed()).isFalse();
+            try (Connection first = app.getConnection(); Connection second = app.getConnection()) {
+                assertThat(listeningChannels(first)).isEmpty();
+                assertThat(listeningChannels(second)).isEmpty();
+            }
+        }
+    }
+
+    private static List<String> listeningChannels(Connection c) throws SQLException {
+        List<String> channels = new ArrayList<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT pg_listening_channels()")) {
+            while (rs.next()) {
+                channels.add(rs.getString(1));
+            }
+        }
+        return channels;
+    }
+
+    private static List<Thread> listenerThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("runnel-postgres-listener-") && t.isAlive())
+                .toList();
+    }
+
+    private static int listenerBackends(String schema) throws SQLException {
+        return countBackends("SELECT count(*) FROM pg_stat_activity WHERE application_name = ?", schema);
+    }
+
+    private static int terminateListener(String schema) throws SQLException {
+        return countBackends("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = ?",
+                schema);
+    }
+
+    private static int countBackends(String sql, String schema) throws SQLException {
+        try (Connection c = PostgresTestSchema.admin(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, "runnel-listener " + schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+}

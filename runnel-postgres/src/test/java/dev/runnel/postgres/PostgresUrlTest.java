@@ -1,0 +1,117 @@
+package dev.runnel.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class PostgresUrlTest {
+
+    @Test
+    void parsesEveryPart() {
+        PostgresUrl url = PostgresUrl.parse("postgres://alice:s3cr%40t@db.example.com:6543/app%20db?schema=Jobs&sslmode=require");
+        assertThat(url.user()).isEqualTo("alice");
+        assertThat(url.password()).isEqualTo("s3cr@t");
+        assertThat(url.host()).isEqualTo("db.example.com");
+        assertThat(url.port()).isEqualTo(6543);
+        assertThat(url.database()).isEqualTo("app db");
+        assertThat(url.schema()).map(PostgresSchema::name).contains("jobs");
+        assertThat(url.properties()).isEqualTo(Map.of("sslmode", "require"));
+        assertThat(url.description()).isEqualTo("db.example.com:6543/app db");
+    }
+
+    @Test
+    void acceptsBothSchemesAndAppliesLibpqDefaults() {
+        PostgresUrl url = PostgresUrl.parse("postgresql://bob@db");
+        assertThat(url.port()).isEqualTo(PostgresUrl.DEFAULT_PORT);
+        assertThat(url.database()).isEqualTo("bob");
+        assertThat(url.password()).isNull();
+        assertThat(url.schema()).isEmpty();
+
+        PostgresUrl bare = PostgresUrl.parse("postgres:///app");
+        assertThat(bare.host()).isEqualTo("localhost");
+        assertThat(bare.user()).isEqualTo(System.getProperty("user.name"));
+        assertThat(bare.database()).isEqualTo("app");
+    }
+
+    @Test
+    void ipv6HostsAndPlusSignsAndUnencodedAtInPassword() {
+        PostgresUrl v6 = PostgresUrl.parse("postgres://u@[::1]:5433/d");
+        assertThat(v6.host()).isEqualTo("[::1]");
+        assertThat(v6.port()).isEqualTo(5433);
+        assertThat(v6.jdbcUrl()).isEqualTo("jdbc:postgresql://[::1]:5433/d");
+
+        PostgresUrl at = PostgresUrl.parse("postgres://u:p@ss+word@h/d");
+        assertThat(at.password()).isEqualTo("p@ss+word");
+        assertThat(at.host()).isEqualTo("h");
+    }
+
+    @Test
+    void userAndPasswordMayComeAsQueryParameters() {
+        PostgresUrl url = PostgresUrl.parse("postgres://h/d?user=carol&password=topsecret&connectTimeout=3");
+        assertThat(url.user()).isEqualTo("carol");
+        assertThat(url.password()).isEqualTo("topsecret");
+        assertThat(url.properties()).isEqualTo(Map.of("connectTimeout", "3"));
+        assertThat(url.toString()).doesNotContain("topsecret");
+    }
+
+    @Test
+    void passwordIsInNoStringButTheConnectionProperties() {
+        PostgresUrl url = PostgresUrl.parse("postgres://alice:hunter2@h:5432/d?sslmode=verify-full&sslpassword=keypass");
+        assertThat(url.toString()).doesNotContain("hunter2").doesNotContain("keypass")
+                .isEqualTo("postgres://alice:***@h:5432/d?sslmode=verify-full&sslpassword=***");
+        assertThat(url.description()).doesNotContain("hunter2");
+        assertThat(url.jdbcUrl()).isEqualTo("jdbc:postgresql://h:5432/d").doesNotContain("alice");
+        Properties props = url.connectionProperties("runnel", 7);
+        assertThat(props.getProperty("password")).isEqualTo("hunter2");
+        assertThat(props.getProperty("user")).isEqualTo("alice");
+        assertThat(props.getProperty("ApplicationName")).isEqualTo("runnel");
+        assertThat(props.getProperty("connectTimeout")).isEqualTo("7");
+        assertThat(props.getProperty("sslmode")).isEqualTo("verify-full");
+    }
+
+    @Test
+    void urlParametersOverrideTheDriversDefaults() {
+        Properties props = PostgresUrl.parse("postgres://u@h/d?ApplicationName=billing&connectTimeout=2")
+                .connectionProperties("runnel", 10);
+        assertThat(props.getProperty("ApplicationName")).isEqualTo("billing");
+        assertThat(props.getProperty("connectTimeout")).isEqualTo("2");
+    }
+
+    @Test
+    void malformedUrlsAreRejectedWithoutThePassword() {
+        assertThatThrownBy(() -> PostgresUrl.parse("postgres://u:hunter2@h:99999/d"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("port").hasMessageContaining("u:***@h").hasMessageNotContaining("hunter2");
+        // An unencoded / cuts the authority short, so the password's tail reads as host and port.
+        assertThatThrownBy(() -> PostgresUrl.parse("postgres://u:hun/ter2@h/d"))
+                .hasMessageContaining("percent-encoded").hasMessageNotContaining("hun").hasMessageNotContaining("ter2");
+        assertThatThrownBy(() -> PostgresUrl.parse("postgres://u:hunter2%zz@h/d"))
+                .hasMessageContaining("%-escape").hasMessageNotContaining("hunter2");
+        assertThatThrownBy(() -> PostgresUrl.parse("mysql://u:hunter2@h/d"))
+                .hasMessageContaining("postgres://").hasMessageNotContaining("hunter2");
+        assertThatThrownBy(() -> PostgresUrl.parse("postgres://u:hunter2@h1,h2/d"))
+                .hasMessageContaining("several hosts").hasMessageNotContaining("hunter2");
+        assertThatThrownBy(() -> PostgresUrl.parse("postgres://u:hunter2@[::1/d"))
+                .hasMessageContaining("IPv6").hasMessageNotContaining("hunter2");
+    }
+
+    @Test
+    void badSchemaParameterIsRejectedNamingTheOption() {
+        assertThatThrownBy(() -> PostgresUrl.parse("postgres://u:hunter2@h/d?schema=no-dashes"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("schema").hasMessageContaining("no-dashes").hasMessageNotContaining("hunter2");
+        assertThatThrownBy(() -> PostgresUrl.parse("postgres://u@h/d?schema=" + "s".repeat(64)))
+                .hasMessageContaining("schema");
+    }
+
+    @Test
+    void redactMasksEverythingBetweenTheUserAndTheLastAt() {
+        assertThat(PostgresUrl.redact("postgres://u:a/b@c@h/d")).isEqualTo("postgres://u:***@h/d");
+        assertThat(PostgresUrl.redact("postgres://u@h/d?password=x&sslmode=require&sslpassword=y"))
+                .isEqualTo("postgres://u@h/d?password=***&sslmode=require&sslpassword=***");
+        assertThat(PostgresUrl.redact("postgres://h/d")).isEqualTo("postgres://h/d");
+    }
+}
