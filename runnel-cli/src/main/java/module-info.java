@@ -2,6 +2,7 @@
 module dev.runnel.cli {
     requires dev.runnel.core;
     requires dev.runnel.sqlite;
+    requires dev.runnel.postgres;
     requires dev.runnel.bench;
     requires info.picocli;
     requires org.slf4j;
