@@ -2,6 +2,9 @@
 module dev.runnel.bench {
     requires transitive dev.runnel.core;
     requires org.slf4j;
+    requires java.sql;
+    requires dev.runnel.sqlite;
+    requires dev.runnel.postgres;
 
     exports dev.runnel.bench;
 }

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 /** The {@code runnel} command. Bad input prints one line and exits 2; a failure exits 1. */
 @Command(name = "runnel", mixinStandardHelpOptions = true, version = "runnel 0.1.0",
         description = "Runnel: a durable background-job system for Java.",
-        subcommands = {MigrateCommand.class, BenchCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {MigrateCommand.class, BenchCommand.class, DrainCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
     /** Exit code for bad input: an unknown flag, a missing value, a malformed URL. */
     public static final int EXIT_USAGE = 2;

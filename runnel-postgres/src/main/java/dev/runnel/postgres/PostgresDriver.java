@@ -65,6 +65,7 @@ public final class PostgresDriver implements Driver {
     private final PostgresJobs jobs;
     private final PostgresMigrations migrations;
     private final PostgresListener.ConnectionSource listenerSource;
+    private final DataSource dataSource;
     private final Set<PostgresListener> listeners = ConcurrentHashMap.newKeySet();
 
     private PostgresDriver(PostgresSchema schema, String description, DataSource dataSource, AutoCloseable ownedPool,
@@ -75,6 +76,7 @@ public final class PostgresDriver implements Driver {
         this.jobs = new PostgresJobs(schema, connections);
         this.migrations = new PostgresMigrations(schema, connections);
         this.listenerSource = listenerSource;
+        this.dataSource = dataSource;
     }
 
     /**
@@ -107,6 +109,15 @@ public final class PostgresDriver implements Driver {
     @Override
     public boolean supportsListenNotify() {
         return true;
+    }
+
+    /**
+     * The pool this driver borrows from: the application's own, or the one built from the URL. An
+     * application may take connections from it for its own transactions (and transactional
+     * inserts); each must be returned promptly.
+     */
+    public DataSource dataSource() {
+        return dataSource;
     }
 
     /** The schema this driver keeps its tables in, as Postgres names it. */

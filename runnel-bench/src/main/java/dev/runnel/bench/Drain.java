@@ -1,0 +1,289 @@
+package dev.runnel.bench;
+
+import dev.runnel.InsertOptions;
+import dev.runnel.InsertRequest;
+import dev.runnel.JobQuery;
+import dev.runnel.JobRow;
+import dev.runnel.JobState;
+import dev.runnel.Migrator;
+import dev.runnel.Runnel;
+import dev.runnel.driver.Driver;
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The drain harness ({@code runnel drain}): inserts N no-op jobs outside the timed window, starts P
+ * fresh worker JVMs ({@link DrainWorker}) with T concurrent jobs each, times the drain from "go"
+ * until every completion is written, and audits the result: each job worked exactly once (from
+ * the ids every worker recorded) and every stored job completed at attempt 1. Cost per job:
+ * statements from the server's statistics, CPU of the worker JVMs and of the server's processes
+ * from /proc, all measured over the drain alone.
+ */
+public final class Drain {
+    /** The drain's settings; {@code cooldown} is each worker's fetch cooldown. */
+    public record Options(String url, long jobs, int processes, int threads, Duration cooldown, Duration timeout) {}
+
+    private final Driver driver;
+    private final ServerStats server;
+    private final Options options;
+    private final PrintWriter out;
+
+    public Drain(Driver driver, ServerStats server, Options options, PrintWriter out) {
+        this.driver = driver;
+        this.server = server;
+        this.options = options;
+        this.out = out;
+    }
+
+    public DrainResult run() throws IOException, InterruptedException {
+        new Migrator(driver).up();
+        String queue = "drain_" + UUID.randomUUID().toString().substring(0, 8);
+        IdBitmap inserted = insert(queue);
+        out.printf("drain: inserted %d jobs into queue %s; starting %d worker JVMs x %d jobs%n",
+                options.jobs(), queue, options.processes(), options.threads());
+        out.flush();
+
+        Path dir = Files.createTempDirectory("runnel-drain");
+        List<Child> children = new ArrayList<>();
+        try {
+            for (int i = 0; i < options.processes(); i++) {
+                children.add(Child.start(options, queue, dir.resolve("ids-" + i)));
+            }
+            for (Child c : children) {
+                c.awaitLine("ready", Duration.ofSeconds(60));
+            }
+            Optional<String> statementsNote = server.resetStatements();
+            Map<Long, Double> serverBefore = server.processName().map(ProcCpu::byCommand).orElse(Map.of());
+            double[] workerBefore = children.stream().mapToDouble(c -> ProcCpu.millis(c.process.pid())).toArray();
+
+            long start = System.nanoTime();
+            children.forEach(c -> c.send("go"));
+            long deadline = start + options.timeout().toNanos();
+            while (children.stream().mapToLong(c -> c.progress.get()).sum() < options.jobs()) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IllegalStateException("the drain did not finish within " + options.timeout() + ": "
+                            + children.stream().mapToLong(c -> c.progress.get()).sum() + " of " + options.jobs()
+                            + " jobs completed" + children.stream().map(Child::stderrTail).reduce("", String::concat));
+                }
+                for (Child c : children) {
+                    if (!c.process.isAlive()) {
+                        throw new IllegalStateException("a worker JVM died: " + c.stderrTail());
+                    }
+                }
+                Thread.sleep(1);
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            double workerCpu = 0;
+            for (int i = 0; i < children.size(); i++) {
+                workerCpu += ProcCpu.millis(children.get(i).process.pid()) - workerBefore[i];
+            }
+            double serverCpu = server.processName()
+                    .map(name -> ProcCpu.delta(serverBefore, ProcCpu.byCommand(name))).orElse(0.0);
+            long statements = statementsNote.isEmpty() ? server.statements() : -1;
+
+            children.forEach(c -> c.send("stop"));
+            long workedDuplicates = 0;
+            for (Child c : children) {
+                String done = c.awaitLine("done", Duration.ofSeconds(60));
+                workedDuplicates += Long.parseLong(done.split(" ")[2]);
+                c.process.waitFor(30, TimeUnit.SECONDS);
+            }
+            Audit audit = audit(queue, inserted, children);
+            return new DrainResult(driver.name(), options.jobs(), options.processes(), options.threads(),
+                    options.cooldown().toNanos() / 1e6, seconds, options.jobs() / seconds,
+                    statements < 0 ? null : (double) statements / options.jobs(),
+                    statementsNote.orElse(null), workerCpu / options.jobs(),
+                    server.processName().isPresent() ? serverCpu / options.jobs() : null,
+                    audit.duplicates + workedDuplicates, audit.missing, audit.attemptNotOne, audit.notCompleted);
+        } finally {
+            for (Child c : children) {
+                c.process.destroyForcibly();
+            }
+            try (var files = Files.list(dir)) {
+                files.forEach(f -> f.toFile().delete());
+            }
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    private IdBitmap insert(String queue) {
+        IdBitmap inserted = new IdBitmap();
+        Runnel inserter = Runnel.builder().driver(driver).build(); // insert-only; the caller closes the driver
+        InsertOptions insertOptions = InsertOptions.builder().queue(queue).build();
+        List<InsertRequest> batch = new ArrayList<>(Bench.INSERT_BATCH);
+        for (long i = 0; i < options.jobs(); i++) {
+            batch.add(new InsertRequest(new Bench.BenchArgs(i), insertOptions));
+            if (batch.size() == Bench.INSERT_BATCH || i == options.jobs() - 1) {
+                for (long id : inserter.insertMany(batch)) {
+                    inserted.add(id);
+                }
+                batch.clear();
+            }
+        }
+        return inserted;
+    }
+
+    private record Audit(long duplicates, long missing, long attemptNotOne, long notCompleted) {}
+
+    /** Cross-checks the ids the workers ran against those inserted, and every stored row. */
+    private Audit audit(String queue, IdBitmap inserted, List<Child> children) throws IOException {
+        IdBitmap worked = new IdBitmap();
+        long duplicates = 0;
+        for (Child c : children) {
+            try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(c.idsFile)))) {
+                while (true) {
+                    long id;
+                    try {
+                        id = in.readLong();
+                    } catch (EOFException end) {
+                        break;
+                    }
+                    if (!worked.add(id)) {
+                        duplicates++; // worked by two processes
+                    }
+                }
+            }
+        }
+        long[] missing = {0};
+        inserted.forEach(id -> {
+            if (!worked.contains(id)) {
+                missing[0]++;
+            }
+        });
+        long attemptNotOne = 0;
+        long notCompleted = 0;
+        long after = 0;
+        while (true) {
+            List<JobRow> page = driver.jobList(JobQuery.all().queue(queue).afterId(after).limit(10_000));
+            if (page.isEmpty()) {
+                break;
+            }
+            for (JobRow row : page) {
+                if (row.attempt() != 1) {
+                    attemptNotOne++;
+                }
+                if (row.state() != JobState.COMPLETED) {
+                    notCompleted++;
+                }
+            }
+            after = page.getLast().id();
+        }
+        return new Audit(duplicates, missing[0], attemptNotOne, notCompleted);
+    }
+
+    /** One worker JVM and the lines it reports. */
+    private static final class Child {
+        final Process process;
+        final Path idsFile;
+        final AtomicLong progress = new AtomicLong();
+        private final BufferedWriter stdin;
+        private final List<String> lines = new ArrayList<>();
+        private final StringBuilder stderr = new StringBuilder();
+        private boolean stdoutClosed; // guarded by lines
+
+        private Child(Process process, Path idsFile) {
+            this.process = process;
+            this.idsFile = idsFile;
+            this.stdin = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
+            Thread.ofPlatform().daemon().start(this::readStdout);
+            Thread.ofPlatform().daemon().start(this::readStderr);
+        }
+
+        static Child start(Options options, String queue, Path idsFile) throws IOException {
+            String java = ProcessHandle.current().info().command().orElse("java");
+            List<String> command = new ArrayList<>(List.of(java, "-XX:+UseParallelGC", "-cp",
+                    System.getProperty("java.class.path"), DrainWorker.class.getName(), options.url(), queue,
+                    Integer.toString(options.threads()), Long.toString(options.cooldown().toMillis()),
+                    idsFile.toString()));
+            return new Child(new ProcessBuilder(command).start(), idsFile);
+        }
+
+        void send(String line) {
+            try {
+                stdin.write(line);
+                stdin.newLine();
+                stdin.flush();
+            } catch (IOException e) {
+                throw new IllegalStateException("a worker JVM stopped listening: " + stderrTail(), e);
+            }
+        }
+
+        String awaitLine(String prefix, Duration timeout) throws InterruptedException {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            synchronized (lines) {
+                while (true) {
+                    for (String line : lines) {
+                        if (line.startsWith(prefix)) {
+                            return line;
+                        }
+                    }
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0 || stdoutClosed) {
+                        throw new IllegalStateException("a worker JVM did not say '" + prefix + "': " + stderrTail());
+                    }
+                    lines.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                }
+            }
+        }
+
+        String stderrTail() {
+            synchronized (stderr) {
+                String s = stderr.toString().strip();
+                return s.isEmpty() ? "" : " [worker stderr: " + s.substring(Math.max(0, s.length() - 2_000)) + "]";
+            }
+        }
+
+        private void readStdout() {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    if (line.startsWith("progress ")) {
+                        progress.set(Long.parseLong(line.substring(9).strip()));
+                        continue;
+                    }
+                    synchronized (lines) {
+                        lines.add(line);
+                        lines.notifyAll();
+                    }
+                }
+            } catch (IOException | NumberFormatException ignored) {
+                // the process ended
+            } finally {
+                synchronized (lines) {
+                    stdoutClosed = true;
+                    lines.notifyAll();
+                }
+            }
+        }
+
+        private void readStderr() {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    synchronized (stderr) {
+                        stderr.append(line).append('\n');
+                    }
+                }
+            } catch (IOException ignored) {
+                // the process ended
+            }
+        }
+    }
+}

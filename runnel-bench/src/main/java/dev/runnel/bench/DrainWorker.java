@@ -1,0 +1,104 @@
+package dev.runnel.bench;
+
+import dev.runnel.Drivers;
+import dev.runnel.JobEvent;
+import dev.runnel.Runnel;
+import java.io.BufferedReader;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One worker process of a drain, started fresh by {@link Drain}. It talks over stdin/stdout:
+ * prints {@code ready} once its client is built; starts working on {@code go}; prints
+ * {@code progress N} (completions written) as it goes; on {@code stop} stops gracefully, writes
+ * the ids it worked to its ids file, prints {@code done WORKED DUPLICATES} and exits.
+ *
+ * <p>Arguments: database URL, queue, concurrent jobs, fetch cooldown in ms, ids file.
+ */
+public final class DrainWorker {
+    private DrainWorker() {}
+
+    public static void main(String[] args) throws Exception {
+        String url = args[0];
+        String queue = args[1];
+        int threads = Integer.parseInt(args[2]);
+        long cooldownMs = Long.parseLong(args[3]);
+        Path idsFile = Path.of(args[4]);
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+
+        IdBitmap worked = new IdBitmap();
+        AtomicLong workedCount = new AtomicLong();
+        AtomicLong duplicates = new AtomicLong();
+        LongAdder completed = new LongAdder();
+        Runnel runnel = Runnel.builder()
+                .driver(Drivers.open(url))
+                .queue(queue, threads)
+                .fetchCooldown(Duration.ofMillis(cooldownMs))
+                .worker(Bench.BenchArgs.class, job -> {
+                    workedCount.incrementAndGet();
+                    if (!worked.add(job.id())) {
+                        duplicates.incrementAndGet();
+                    }
+                })
+                .listener(event -> {
+                    if (event.type() == JobEvent.Type.COMPLETED) {
+                        completed.increment();
+                    }
+                })
+                .build();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        out.println("ready");
+        if (!"go".equals(in.readLine())) {
+            runnel.close();
+            return;
+        }
+        runnel.start();
+        Thread reporter = Thread.ofPlatform().daemon().start(() -> {
+            long last = -1;
+            while (!Thread.currentThread().isInterrupted()) {
+                long now = completed.sum();
+                if (now != last) {
+                    out.println("progress " + now);
+                    last = now;
+                }
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        String line;
+        while ((line = in.readLine()) != null && !line.equals("stop")) {
+            // wait for the coordinator
+        }
+        runnel.close();
+        reporter.interrupt();
+        writeIds(worked, idsFile);
+        out.println("done " + workedCount.get() + " " + duplicates.get());
+    }
+
+    private static void writeIds(IdBitmap ids, Path file) throws IOException {
+        try (DataOutputStream data = new DataOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(file)))) {
+            IOException[] failure = new IOException[1];
+            ids.forEach(id -> {
+                try {
+                    data.writeLong(id);
+                } catch (IOException e) {
+                    failure[0] = e;
+                }
+            });
+            if (failure[0] != null) {
+                throw failure[0];
+            }
+        }
+    }
+}

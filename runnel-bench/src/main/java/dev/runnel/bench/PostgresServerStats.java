@@ -1,0 +1,60 @@
+package dev.runnel.bench;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * Statement counts from {@code pg_stat_statements}, reset before a drain. The extension must be
+ * preloaded by the server ({@code shared_preload_libraries}); without it, the reason says how to
+ * enable it. The reset is server-wide: run drains against a server nobody else is loading.
+ */
+public final class PostgresServerStats implements ServerStats {
+    static final String HOW_TO_ENABLE = "pg_stat_statements is not available: add "
+            + "shared_preload_libraries = 'pg_stat_statements' to postgresql.conf (or conf.d), restart "
+            + "PostgreSQL, and run again (the drain creates the extension itself)";
+
+    private final DataSource dataSource;
+
+    public PostgresServerStats(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    @Override
+    public Optional<String> processName() {
+        return Optional.of("postgres");
+    }
+
+    @Override
+    public Optional<String> resetStatements() {
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM pg_settings WHERE name = "
+                    + "'shared_preload_libraries' AND setting LIKE '%pg_stat_statements%'")) {
+                if (!rs.next() || rs.getInt(1) == 0) {
+                    return Optional.of(HOW_TO_ENABLE);
+                }
+            }
+            st.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+            st.execute("SELECT pg_stat_statements_reset()");
+            return Optional.empty();
+        } catch (SQLException e) {
+            return Optional.of(HOW_TO_ENABLE + " (" + e.getMessage() + ")");
+        }
+    }
+
+    @Override
+    public long statements() {
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements "
+                        + "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+                        + "AND query NOT LIKE '%pg_stat_statements%'")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            return -1;
+        }
+    }
+}

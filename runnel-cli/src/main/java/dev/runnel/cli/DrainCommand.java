@@ -1,0 +1,75 @@
+package dev.runnel.cli;
+
+import dev.runnel.bench.Drain;
+import dev.runnel.bench.DrainResult;
+import dev.runnel.bench.PostgresServerStats;
+import dev.runnel.bench.ServerStats;
+import dev.runnel.driver.Driver;
+import dev.runnel.postgres.PostgresDriver;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code runnel drain}: a multi-process drain with an exactly-once audit and the cost per job. */
+@Command(name = "drain", mixinStandardHelpOptions = true,
+        description = "Insert N no-op jobs, drain them with P fresh worker JVMs of T concurrent jobs, audit "
+                + "exactly-once, and report jobs/s, SQL statements/job and CPU/job.")
+final class DrainCommand implements Callable<Integer> {
+    @Mixin
+    DatabaseOption database;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--jobs", paramLabel = "N", required = true, description = "Jobs to insert and drain.")
+    long jobs;
+
+    @Option(names = "--processes", paramLabel = "P", defaultValue = "2", description = "Worker JVMs (default: ${DEFAULT-VALUE}).")
+    int processes;
+
+    @Option(names = "--threads", paramLabel = "T", defaultValue = "20",
+            description = "Concurrent jobs per worker JVM (default: ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = "--cooldown", paramLabel = "D", converter = DurationConverter.class, defaultValue = "100ms",
+            description = "Each worker's fetch cooldown (default: ${DEFAULT-VALUE}).")
+    Duration cooldown;
+
+    @Option(names = "--timeout", paramLabel = "D", converter = DurationConverter.class, defaultValue = "10m",
+            description = "Give up when the drain takes longer (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Option(names = "--json", description = "Print the figures as one JSON line, last.")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        if (jobs < 1) {
+            throw new IllegalArgumentException("--jobs must be at least 1, was " + jobs);
+        }
+        if (processes < 1 || processes > 64) {
+            throw new IllegalArgumentException("--processes must be between 1 and 64, was " + processes);
+        }
+        if (threads < 1 || threads > 10_000) {
+            throw new IllegalArgumentException("--threads must be between 1 and 10000, was " + threads);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        DrainResult result;
+        try (Driver driver = database.open()) {
+            ServerStats server = driver instanceof PostgresDriver pg ? new PostgresServerStats(pg.dataSource()) : ServerStats.NONE;
+            result = new Drain(driver, server, new Drain.Options(database.resolved(), jobs, processes, threads, cooldown,
+                    timeout), out).run();
+        }
+        result.printTable(out);
+        if (json) {
+            out.println(result.toJson());
+        }
+        out.flush();
+        return result.exact() ? 0 : Main.EXIT_FAILURE;
+    }
+}
