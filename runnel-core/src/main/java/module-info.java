@@ -9,6 +9,8 @@ module dev.runnel.core {
 
     exports dev.runnel;
     exports dev.runnel.driver;
+    // The runtime's internals, only to the microbenchmarks that measure them.
+    exports dev.runnel.internal to dev.runnel.bench;
 
     // Error records and internal values are written with Jackson.
     opens dev.runnel to com.fasterxml.jackson.databind;

@@ -38,7 +38,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Drain {
     /** The drain's settings; {@code cooldown} is each worker's fetch cooldown. */
-    public record Options(String url, long jobs, int processes, int threads, Duration cooldown, Duration timeout) {}
+    /** @param warmup jobs each worker JVM works on a queue of its own before the timed drain */
+    public record Options(String url, long jobs, int processes, int threads, Duration cooldown, int warmup,
+            Duration timeout) {}
 
     private final Driver driver;
     private final ServerStats server;
@@ -67,7 +69,7 @@ public final class Drain {
                 children.add(Child.start(options, queue, dir.resolve("ids-" + i)));
             }
             for (Child c : children) {
-                c.awaitLine("ready", Duration.ofSeconds(60));
+                c.awaitLine("ready", Duration.ofSeconds(180));
             }
             Optional<String> statementsNote = server.resetStatements();
             Map<Long, Double> serverBefore = server.processName().map(ProcCpu::byCommand).orElse(Map.of());
@@ -208,10 +210,15 @@ public final class Drain {
 
         static Child start(Options options, String queue, Path idsFile) throws IOException {
             String java = ProcessHandle.current().info().command().orElse("java");
-            List<String> command = new ArrayList<>(List.of(java, "-XX:+UseParallelGC", "-cp",
-                    System.getProperty("java.class.path"), DrainWorker.class.getName(), options.url(), queue,
-                    Integer.toString(options.threads()), Long.toString(options.cooldown().toMillis()),
-                    idsFile.toString()));
+            List<String> command = new ArrayList<>(List.of(java, "-XX:+UseParallelGC"));
+            // Extra worker JVM flags, e.g. to profile one with JDK Flight Recorder.
+            String extra = System.getenv("RUNNEL_DRAIN_JAVA_OPTS");
+            if (extra != null && !extra.isBlank()) {
+                command.addAll(List.of(extra.strip().split("\\s+")));
+            }
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), DrainWorker.class.getName(),
+                    options.url(), queue, Integer.toString(options.threads()),
+                    Long.toString(options.cooldown().toMillis()), idsFile.toString(), Integer.toString(options.warmup())));
             return new Child(new ProcessBuilder(command).start(), idsFile);
         }
 

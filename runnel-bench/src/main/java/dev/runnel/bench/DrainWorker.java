@@ -21,7 +21,11 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code progress N} (completions written) as it goes; on {@code stop} stops gracefully, writes
  * the ids it worked to its ids file, prints {@code done WORKED DUPLICATES} and exits.
  *
- * <p>Arguments: database URL, queue, concurrent jobs, fetch cooldown in ms, ids file.
+ * <p>Before it says {@code ready} it may work a number of warm-up jobs on a queue of its own, so
+ * that the JIT compiler's one-time work on the hot path is not billed to the drain: the drain
+ * measures the cost per job of a worker in steady state, as a long-lived process runs.
+ *
+ * <p>Arguments: database URL, queue, concurrent jobs, fetch cooldown in ms, ids file, warm-up jobs.
  */
 public final class DrainWorker {
     private DrainWorker() {}
@@ -32,7 +36,11 @@ public final class DrainWorker {
         int threads = Integer.parseInt(args[2]);
         long cooldownMs = Long.parseLong(args[3]);
         Path idsFile = Path.of(args[4]);
+        int warmup = Integer.parseInt(args[5]);
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        if (warmup > 0) {
+            warmUp(url, queue + "_warmup_" + ProcessHandle.current().pid(), threads, cooldownMs, warmup);
+        }
 
         IdBitmap worked = new IdBitmap();
         AtomicLong workedCount = new AtomicLong();
@@ -84,6 +92,29 @@ public final class DrainWorker {
         reporter.interrupt();
         writeIds(worked, idsFile);
         out.println("done " + workedCount.get() + " " + duplicates.get());
+    }
+
+    private static void warmUp(String url, String queue, int threads, long cooldownMs, int jobs) throws InterruptedException {
+        LongAdder completed = new LongAdder();
+        try (Runnel runnel = Runnel.builder()
+                .driver(Drivers.open(url))
+                .queue(queue, threads)
+                .fetchCooldown(Duration.ofMillis(cooldownMs))
+                .worker(Bench.BenchArgs.class, job -> {})
+                .listener(event -> completed.increment())
+                .build()) {
+            dev.runnel.InsertOptions options = dev.runnel.InsertOptions.builder().queue(queue).build();
+            java.util.List<dev.runnel.InsertRequest> batch = new java.util.ArrayList<>();
+            for (int i = 0; i < jobs; i++) {
+                batch.add(new dev.runnel.InsertRequest(new Bench.BenchArgs(i), options));
+            }
+            runnel.insertMany(batch);
+            runnel.start();
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+            while (completed.sum() < jobs && System.nanoTime() - deadline < 0) {
+                Thread.sleep(5);
+            }
+        }
     }
 
     private static void writeIds(IdBitmap ids, Path file) throws IOException {

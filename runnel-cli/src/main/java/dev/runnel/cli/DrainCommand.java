@@ -40,6 +40,11 @@ final class DrainCommand implements Callable<Integer> {
             description = "Each worker's fetch cooldown (default: ${DEFAULT-VALUE}).")
     Duration cooldown;
 
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "20000",
+            description = "Jobs each worker JVM works on a queue of its own before the timed drain, so that "
+                    + "JIT compilation is not billed to it; 0 for none (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
     @Option(names = "--timeout", paramLabel = "D", converter = DurationConverter.class, defaultValue = "10m",
             description = "Give up when the drain takes longer (default: ${DEFAULT-VALUE}).")
     Duration timeout;
@@ -58,12 +63,15 @@ final class DrainCommand implements Callable<Integer> {
         if (threads < 1 || threads > 10_000) {
             throw new IllegalArgumentException("--threads must be between 1 and 10000, was " + threads);
         }
+        if (warmup < 0 || warmup > 10_000_000) {
+            throw new IllegalArgumentException("--warmup must be between 0 and 10000000, was " + warmup);
+        }
         PrintWriter out = spec.commandLine().getOut();
         DrainResult result;
         try (Driver driver = database.open()) {
             ServerStats server = driver instanceof PostgresDriver pg ? new PostgresServerStats(pg.dataSource()) : ServerStats.NONE;
             result = new Drain(driver, server, new Drain.Options(database.resolved(), jobs, processes, threads, cooldown,
-                    timeout), out).run();
+                    warmup, timeout), out).run();
         }
         result.printTable(out);
         if (json) {

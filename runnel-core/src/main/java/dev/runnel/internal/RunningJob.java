@@ -19,7 +19,7 @@ public final class RunningJob implements JobContext {
     private volatile Cause cause;
     private volatile String reason;
 
-    RunningJob(JobRow row) {
+    public RunningJob(JobRow row) {
         this.row = row;
     }
 

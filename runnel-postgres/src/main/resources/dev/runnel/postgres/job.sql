@@ -132,7 +132,7 @@ WHERE id = ?;
 
 -- name: JobList
 -- ?1 and ?2 the states (an empty array for all), ?3 and ?4 the queue or null, ?5 after id, ?6 limit.
--- The states are compared as the enum, not as text, so the (state, queue, id) index serves.
+-- The states are compared as the enum, not as text.
 SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
        created_at, scheduled_at, finalized_at, errors::text[], metadata, tags
 FROM {schema}.runnel_job

@@ -1,17 +1,32 @@
 package dev.runnel.sqlite;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.Times;
 import java.util.List;
 
 /**
- * Encodes a batch of jobs as the JSON array that {@code JobInsertMany} reads with json_each: one
- * string built in Java and parsed once in C costs far less than a JNI round trip per row.
+ * Encodes batches as the JSON arrays that {@code JobInsertMany} and {@code JobCompleteMany} read
+ * with json_each: one string built in Java and parsed once in C costs far less than a JNI round
+ * trip per row.
  */
 final class SqliteBatch {
     private SqliteBatch() {}
 
+    /** Completions as {@code [[id, finalized_at], ...]}. */
+    static String encodeCompletions(JobCompleteManyParams params) {
+        StringBuilder out = new StringBuilder(params.size() * 28).append('[');
+        for (int i = 0; i < params.size(); i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            out.append('[').append(params.ids()[i]).append(',').append(params.finalizedAtMicros()[i]).append(']');
+        }
+        return out.append(']').toString();
+    }
+
+    /** Jobs to insert, one array per job in {@code JobInsertMany}'s column order. */
     static String encode(List<JobInsertParams> jobs) {
         StringBuilder out = new StringBuilder(jobs.size() * 160).append('[');
         JsonStringEncoder quote = JsonStringEncoder.getInstance();

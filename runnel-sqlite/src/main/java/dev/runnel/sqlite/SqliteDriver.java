@@ -259,14 +259,7 @@ public final class SqliteDriver implements Driver {
 
     @Override
     public void jobCompleteMany(JobCompleteManyParams params) {
-        StringBuilder batch = new StringBuilder(params.size() * 28).append('[');
-        for (int i = 0; i < params.size(); i++) {
-            if (i > 0) {
-                batch.append(',');
-            }
-            batch.append('[').append(params.ids()[i]).append(',').append(params.finalizedAtMicros()[i]).append(']');
-        }
-        String json = batch.append(']').toString();
+        String json = SqliteBatch.encodeCompletions(params);
         connections.write(s -> {
             PreparedStatement complete = s.prepare(sql.get("JobCompleteMany"));
             complete.setString(1, json);

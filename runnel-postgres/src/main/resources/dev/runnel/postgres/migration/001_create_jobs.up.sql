@@ -63,8 +63,10 @@ CREATE INDEX runnel_job_fetch ON {schema}.runnel_job (queue, priority, scheduled
 -- Serves the scheduler: scheduled and retryable jobs by due time.
 CREATE INDEX runnel_job_due ON {schema}.runnel_job (scheduled_at, id) WHERE state IN ('scheduled', 'retryable');
 
--- Serves listing and counting by state and queue.
-CREATE INDEX runnel_job_state_queue ON {schema}.runnel_job (state, queue, id);
+-- No (state, queue, id) index for listing: no update of a job can be HOT (its state is in the
+-- fetch index's predicate), so every claim and completion would add an entry to it. Dropping it
+-- took a 100k-job drain (2 x 50) from 20k to 25k jobs/s and Postgres CPU from 0.028 to 0.022
+-- ms/job. Listing by state scans by id instead; the dashboard will revisit this with its numbers.
 
 -- Unique jobs: the database, not a read-then-write, refuses a duplicate.
 CREATE UNIQUE INDEX runnel_job_unique ON {schema}.runnel_job (unique_key) WHERE unique_key IS NOT NULL;
