@@ -85,6 +85,48 @@ class MainTest {
     }
 
     @Test
+    void benchAtMostOnceAndBareLoopAreExact() {
+        for (String mode : new String[] {"--at-most-once", "--bare"}) {
+            Result r = run("bench", "--database-url", "sqlite://" + dir.resolve("m" + mode.length() + ".db"),
+                    "--num-total-jobs", "3000", mode, "--json");
+            assertThat(r.code()).as(mode + ": " + r.err()).isZero();
+            assertThat(lastJson(r)).contains("\"jobs_worked\":3000").contains("\"duplicates\":0").contains("\"missing\":0");
+        }
+    }
+
+    @Test
+    void drainOnSqliteAuditsExactlyOnce() {
+        Result r = run("drain", "--database-url", "sqlite://" + dir.resolve("d.db"), "--jobs", "2000",
+                "--processes", "2", "--threads", "10", "--warmup", "200", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(lastJson(r)).contains("\"duplicates\":0").contains("\"missing\":0")
+                .contains("\"attempt_not_one\":0").contains("\"not_completed\":0").contains("\"statements_per_job\":null");
+        assertThat(r.out()).contains("jobs/s");
+    }
+
+    @Test
+    void drainOnPostgresReportsCostPerJob() {
+        String url = System.getenv().getOrDefault("RUNNEL_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/test");
+        Result r = run("drain", "--database-url", url, "--jobs", "3000", "--processes", "2", "--threads", "20",
+                "--warmup", "500", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        String json = lastJson(r);
+        assertThat(json).contains("\"driver\":\"postgres\"").contains("\"duplicates\":0").contains("\"missing\":0")
+                .contains("\"attempt_not_one\":0").contains("\"server_cpu_ms_per_job\":0.").contains("\"cpu_ms_per_job\":");
+    }
+
+    @Test
+    void drainRejectsBadCounts() {
+        Result r = run("drain", "--database-url", "sqlite://:memory:", "--jobs", "0");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(lines(r.err())).isEqualTo(1);
+    }
+
+    private static String lastJson(Result r) {
+        return r.out().lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow();
+    }
+
+    @Test
     void demoRunsForAShortDuration() {
         Result r = run("demo", "--database-url", "sqlite://" + dir.resolve("demo.db"), "--duration", "3s");
         assertThat(r.code()).isZero();

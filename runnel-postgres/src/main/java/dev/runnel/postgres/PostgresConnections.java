@@ -3,6 +3,7 @@ package dev.runnel.postgres;
 import dev.runnel.RunnelException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -21,18 +22,29 @@ final class PostgresConnections implements AutoCloseable {
         T run(Connection connection) throws SQLException;
     }
 
+    /**
+     * SQLSTATEs that say the connection itself is gone, not the statement: class 08 (connection
+     * exception) and the server ending the session: 57P01 terminated by an administrator, 57P02
+     * crash, 57P03 cannot connect now, 57P05 idle session timeout.
+     */
+    private static final Set<String> CONNECTION_LOST = Set.of("57P01", "57P02", "57P03", "57P05");
+
     private final DataSource dataSource;
     private final AutoCloseable ownedPool;
+    private final Runnable evictPool;
     private final String description;
     private volatile boolean closed;
 
     /**
      * @param ownedPool the pool to close with the driver, or null when the application owns it
+     * @param evictPool retires every connection of the pool, when a lost connection suggests the
+     *     others are lost too; a no-op for an application's pool, which is not ours to manage
      * @param description where the database is, for messages: never a password
      */
-    PostgresConnections(DataSource dataSource, AutoCloseable ownedPool, String description) {
+    PostgresConnections(DataSource dataSource, AutoCloseable ownedPool, Runnable evictPool, String description) {
         this.dataSource = dataSource;
         this.ownedPool = ownedPool;
+        this.evictPool = evictPool;
         this.description = description;
     }
 
@@ -53,7 +65,7 @@ final class PostgresConnections implements AutoCloseable {
                 }
             }
         } catch (SQLException e) {
-            throw failure(operation, e);
+            throw lost(operation, e);
         }
     }
 
@@ -73,8 +85,35 @@ final class PostgresConnections implements AutoCloseable {
                 connection.setAutoCommit(autoCommit);
             }
         } catch (SQLException e) {
-            throw failure(operation, e);
+            throw lost(operation, e);
         }
+    }
+
+    /**
+     * The failure of an operation on a pooled connection. When the connection was lost, the pool
+     * has already discarded it as broken, but its siblings most likely died with it (a server
+     * restart, a failover, a network cut, an administrator terminating backends), and the pool
+     * skips its liveness check for a connection used in the last half second: each would fail one
+     * more operation, and a retrying producer would back off once per dead connection. So every
+     * pooled connection is retired now, idle ones closed at once and busy ones when returned, and
+     * the retry gets a fresh one.
+     */
+    private RuntimeException lost(String operation, SQLException e) {
+        if (connectionLost(e)) {
+            evictPool.run();
+        }
+        return failure(operation, e);
+    }
+
+    /** Whether {@code e}, or an exception beneath it, says the connection is gone. */
+    static boolean connectionLost(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("08") || CONNECTION_LOST.contains(sql.getSQLState()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Connection borrow() {

@@ -2,6 +2,7 @@ package dev.runnel.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
 import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
@@ -69,10 +70,11 @@ public final class PostgresDriver implements Driver {
     private final Set<PostgresListener> listeners = ConcurrentHashMap.newKeySet();
 
     private PostgresDriver(PostgresSchema schema, String description, DataSource dataSource, AutoCloseable ownedPool,
-            PostgresListener.ConnectionSource listenerSource) {
+            Runnable evictPool, PostgresListener.ConnectionSource listenerSource) {
         this.schema = schema;
         this.description = description;
-        this.connections = new PostgresConnections(dataSource, ownedPool, description + " (schema " + schema + ")");
+        this.connections = new PostgresConnections(dataSource, ownedPool, evictPool,
+                description + " (schema " + schema + ")");
         this.jobs = new PostgresJobs(schema, connections);
         this.migrations = new PostgresMigrations(schema, connections);
         this.listenerSource = listenerSource;
@@ -286,7 +288,7 @@ public final class PostgresDriver implements Driver {
             }
             if (dataSource != null) {
                 PostgresSchema chosen = schema != null ? schema : PostgresSchema.of("schema", DEFAULT_SCHEMA);
-                return new PostgresDriver(chosen, "the application's DataSource", dataSource, null,
+                return new PostgresDriver(chosen, "the application's DataSource", dataSource, null, () -> {},
                         dataSource::getConnection);
             }
             PostgresSchema chosen = schema != null ? schema
@@ -295,7 +297,7 @@ public final class PostgresDriver implements Driver {
             HikariDataSource pool = new HikariDataSource(poolConfig(url, timeoutSeconds));
             PostgresUrl target = url;
             try {
-                return new PostgresDriver(chosen, url.description(), pool, pool, () -> {
+                return new PostgresDriver(chosen, url.description(), pool, pool, () -> evictAll(pool), () -> {
                     // Named after the schema, so that an operator can tell listeners apart.
                     Properties props = target.connectionProperties("runnel-listener " + chosen.name(), timeoutSeconds);
                     // The listener mostly waits; keepalives let the OS notice a dead peer.
@@ -305,6 +307,17 @@ public final class PostgresDriver implements Driver {
             } catch (RuntimeException e) {
                 pool.close();
                 throw e;
+            }
+        }
+
+        /**
+         * Retires every connection of the pool: idle ones are closed now, busy ones when returned,
+         * and new ones are opened in their place. See {@link PostgresConnections} for when.
+         */
+        private static void evictAll(HikariDataSource pool) {
+            HikariPoolMXBean connections = pool.getHikariPoolMXBean();
+            if (connections != null) {
+                connections.softEvictConnections();
             }
         }
 
