@@ -5,6 +5,7 @@
 module dev.runnel.core {
     requires transitive java.sql;
     requires com.fasterxml.jackson.databind;
+    requires com.fasterxml.jackson.core;
     requires org.slf4j;
 
     exports dev.runnel;

@@ -2,6 +2,7 @@ package dev.runnel.cli;
 
 import dev.runnel.Runnel;
 import dev.runnel.bench.BareLoop;
+import dev.runnel.bench.BenchDatabase;
 import dev.runnel.bench.Bench;
 import dev.runnel.bench.BenchResult;
 import dev.runnel.driver.Driver;
@@ -73,7 +74,8 @@ final class BenchCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         BenchResult result;
-        try (Driver driver = database.open()) {
+        try (BenchDatabase db = BenchDatabase.open(database.resolved())) {
+            Driver driver = db.driver();
             if (bare) {
                 result = new BareLoop(driver, totalJobs, bareThreads, out).run();
             } else {

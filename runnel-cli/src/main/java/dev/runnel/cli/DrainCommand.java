@@ -1,11 +1,8 @@
 package dev.runnel.cli;
 
+import dev.runnel.bench.BenchDatabase;
 import dev.runnel.bench.Drain;
 import dev.runnel.bench.DrainResult;
-import dev.runnel.bench.PostgresServerStats;
-import dev.runnel.bench.ServerStats;
-import dev.runnel.driver.Driver;
-import dev.runnel.postgres.PostgresDriver;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -40,7 +37,7 @@ final class DrainCommand implements Callable<Integer> {
             description = "Each worker's fetch cooldown (default: ${DEFAULT-VALUE}).")
     Duration cooldown;
 
-    @Option(names = "--warmup", paramLabel = "N", defaultValue = "20000",
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "50000",
             description = "Jobs each worker JVM works on a queue of its own before the timed drain, so that "
                     + "JIT compilation is not billed to it; 0 for none (default: ${DEFAULT-VALUE}).")
     int warmup;
@@ -68,9 +65,8 @@ final class DrainCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         DrainResult result;
-        try (Driver driver = database.open()) {
-            ServerStats server = driver instanceof PostgresDriver pg ? new PostgresServerStats(pg.dataSource()) : ServerStats.NONE;
-            result = new Drain(driver, server, new Drain.Options(database.resolved(), jobs, processes, threads, cooldown,
+        try (BenchDatabase db = BenchDatabase.open(database.resolved())) {
+            result = new Drain(db.driver(), db.stats(), new Drain.Options(db.url(), jobs, processes, threads, cooldown,
                     warmup, timeout), out).run();
         }
         result.printTable(out);

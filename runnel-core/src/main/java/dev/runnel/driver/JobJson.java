@@ -1,8 +1,11 @@
 package dev.runnel.driver;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.runnel.JobError;
@@ -17,7 +20,18 @@ import java.util.List;
  */
 public final class JobJson {
     /** Shared, thread-safe mapper for the runtime's own JSON. */
-    public static final ObjectMapper MAPPER = new ObjectMapper();
+    public static final ObjectMapper MAPPER = newMapper();
+
+    /**
+     * A mapper whose parsers and generators recycle their buffers through a shared pool. Jackson's
+     * default keeps them in a ThreadLocal, but every job runs on a new virtual thread: each decode
+     * missed the ThreadLocal and allocated fresh buffers, a quarter of a drain worker's CPU in a
+     * JFR profile (100k jobs, 2 x 50 on Postgres).
+     */
+    public static ObjectMapper newMapper() {
+        return JsonMapper.builder(JsonFactory.builder().recyclerPool(JsonRecyclerPools.newConcurrentDequePool()).build())
+                .build();
+    }
 
     private JobJson() {}
 

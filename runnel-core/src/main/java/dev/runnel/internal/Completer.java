@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +37,9 @@ public final class Completer implements Service {
     private final ArrayBlockingQueue<Outcome> queue;
     private volatile boolean stopping;
     private volatile long stopDeadlineNanos;
-    private Thread thread;
+    private volatile boolean gathering;
+    private final AtomicInteger pending = new AtomicInteger();
+    private volatile Thread thread;
 
     /**
      * @param batchSize most outcomes per statement
@@ -77,6 +81,9 @@ public final class Completer implements Service {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+        if (pending.incrementAndGet() >= batchSize && gathering) {
+            LockSupport.unpark(thread); // a full batch is waiting: no need to sleep out the interval
+        }
     }
 
     @Override
@@ -104,7 +111,7 @@ public final class Completer implements Service {
             try {
                 gather(batch);
             } catch (InterruptedException e) {
-                queue.drainTo(batch, batchSize);
+                take(batch, batchSize);
             }
             if (batch.isEmpty()) {
                 if (stopping && queue.isEmpty()) {
@@ -118,7 +125,7 @@ public final class Completer implements Service {
 
     private void gather(List<Outcome> batch) throws InterruptedException {
         if (stopping) {
-            queue.drainTo(batch, batchSize);
+            take(batch, batchSize);
             return;
         }
         // Polled, not taken, so that a stopping completer notices without being interrupted
@@ -127,22 +134,27 @@ public final class Completer implements Service {
         if (first == null) {
             return;
         }
+        pending.decrementAndGet();
         batch.add(first);
+        // Sleep out the flush interval rather than wake for every outcome (a futex round trip
+        // each); a submitter wakes us early once a full batch is waiting.
         long deadline = System.nanoTime() + flushNanos;
-        while (batch.size() < batchSize) {
-            if (queue.drainTo(batch, batchSize - batch.size()) > 0) {
-                continue;
-            }
+        while (true) {
+            take(batch, batchSize - batch.size());
             long wait = deadline - System.nanoTime();
-            if (wait <= 0) {
+            if (batch.size() >= batchSize || wait <= 0 || stopping) {
                 return;
             }
-            Outcome next = queue.poll(wait, TimeUnit.NANOSECONDS);
-            if (next == null) {
-                return;
+            gathering = true;
+            if (pending.get() < batchSize) {
+                LockSupport.parkNanos(this, wait);
             }
-            batch.add(next);
+            gathering = false;
         }
+    }
+
+    private void take(List<Outcome> batch, int max) {
+        pending.addAndGet(-queue.drainTo(batch, max));
     }
 
     private void write(List<Outcome> batch) {

@@ -12,6 +12,7 @@ import dev.runnel.JobRow;
 import dev.runnel.JobSnooze;
 import dev.runnel.RetryPolicy;
 import dev.runnel.Worker;
+import dev.runnel.driver.JobJson;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
@@ -30,7 +31,7 @@ public final class JobRunner {
     static final int MAX_TRACE_CHARS = 8_000;
 
     private static final ObjectMapper MAPPER =
-            new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+            JobJson.newMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private final Map<String, WorkUnit<?>> units;
     private final Map<String, ObjectReader> readers = new ConcurrentHashMap<>();

@@ -42,7 +42,12 @@ public final class Producer implements Service {
     private final AtomicInteger active = new AtomicInteger();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private volatile boolean waitingForSlot;
+    /**
+     * The number of free slots a waiter is waiting for, or {@code Integer.MAX_VALUE} when nobody
+     * waits. A finishing job signals only once free slots reach it: signalling on every finish
+     * woke the producer's platform thread about once per job, a futex round trip each.
+     */
+    private volatile int wakeAtFree = Integer.MAX_VALUE;
     private volatile boolean stopping;
     private boolean insertSignal; // guarded by lock
     private Thread loop;
@@ -53,7 +58,8 @@ public final class Producer implements Service {
         this.runner = runner;
         this.completer = completer;
         this.clock = clock;
-        this.jobThreads = Thread.ofVirtual().name("runnel-" + config.queue() + "-", 0).factory();
+        // Unnamed: a name per job is a string built per job, and a thread dump shows the job anyway.
+        this.jobThreads = Thread.ofVirtual().factory();
     }
 
     public String queue() {
@@ -114,7 +120,7 @@ public final class Producer implements Service {
     public boolean awaitIdle(long deadlineNanos) throws InterruptedException {
         lock.lock();
         try {
-            waitingForSlot = true;
+            wakeAtFree = config.maxWorkers();
             while (active.get() > 0) {
                 long left = deadlineNanos - System.nanoTime();
                 if (left <= 0) {
@@ -124,7 +130,7 @@ public final class Producer implements Service {
             }
             return true;
         } finally {
-            waitingForSlot = false;
+            wakeAtFree = Integer.MAX_VALUE;
             lock.unlock();
         }
     }
@@ -198,8 +204,8 @@ public final class Producer implements Service {
                 completer.submit(outcome);
             } finally {
                 running.remove(row.id());
-                active.decrementAndGet();
-                if (waitingForSlot) {
+                int free = config.maxWorkers() - active.decrementAndGet();
+                if (free >= wakeAtFree) {
                     lock.lock();
                     try {
                         changed.signalAll();
@@ -218,18 +224,21 @@ public final class Producer implements Service {
     private void awaitRoom(int wanted, long patienceNanos) throws InterruptedException {
         lock.lock();
         try {
-            waitingForSlot = true;
+            wakeAtFree = 1;
             while (!stopping && active.get() >= config.maxWorkers()) {
                 changed.await();
             }
+            if (patienceNanos == Long.MAX_VALUE) {
+                return;
+            }
+            wakeAtFree = wanted;
             long until = System.nanoTime() + patienceNanos;
             long left;
-            while (!stopping && config.maxWorkers() - active.get() < wanted
-                    && patienceNanos != Long.MAX_VALUE && (left = until - System.nanoTime()) > 0) {
+            while (!stopping && config.maxWorkers() - active.get() < wanted && (left = until - System.nanoTime()) > 0) {
                 changed.awaitNanos(left);
             }
         } finally {
-            waitingForSlot = false;
+            wakeAtFree = Integer.MAX_VALUE;
             lock.unlock();
         }
     }

@@ -1,0 +1,69 @@
+package dev.runnel.bench;
+
+import dev.runnel.Drivers;
+import dev.runnel.RunnelException;
+import dev.runnel.driver.Driver;
+import dev.runnel.postgres.PostgresDriver;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+
+/**
+ * The database a benchmark runs in. On Postgres each run gets a schema of its own, migrated fresh
+ * and dropped afterwards, so that runs neither see each other's rows nor slow down as leftover
+ * jobs pile up (vacuum cost grows with the table). Elsewhere (SQLite) it is the database as given.
+ */
+public final class BenchDatabase implements AutoCloseable {
+    private final Driver driver;
+    private final String url;
+    private final ServerStats stats;
+    private final String schema;
+
+    private BenchDatabase(Driver driver, String url, ServerStats stats, String schema) {
+        this.driver = driver;
+        this.url = url;
+        this.stats = stats;
+        this.schema = schema;
+    }
+
+    /** Opens the database at {@code url}; throws {@link IllegalArgumentException} on a bad URL. */
+    public static BenchDatabase open(String url) {
+        if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
+            String schema = "runnel_bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+            String own = url + (url.contains("?") ? "&" : "?") + "schema=" + schema;
+            PostgresDriver pg = PostgresDriver.fromUrl(own);
+            return new BenchDatabase(pg, own, new PostgresServerStats(pg.dataSource()), schema);
+        }
+        return new BenchDatabase(Drivers.open(url), url, ServerStats.NONE, null);
+    }
+
+    public Driver driver() {
+        return driver;
+    }
+
+    /** The URL worker processes open: it names this run's own schema, where there is one. */
+    public String url() {
+        return url;
+    }
+
+    public ServerStats stats() {
+        return stats;
+    }
+
+    /** Drops this run's own schema, if it has one, and closes the driver. */
+    @Override
+    public void close() {
+        try {
+            if (schema != null && driver instanceof PostgresDriver pg) {
+                try (Connection c = pg.dataSource().getConnection(); Statement st = c.createStatement()) {
+                    st.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE"); // generated above: a safe identifier
+                } catch (SQLException e) {
+                    throw new RunnelException("dropping the bench schema " + schema + " failed: " + e.getMessage(), e);
+                }
+            }
+        } finally {
+            driver.close();
+        }
+    }
+}
