@@ -26,6 +26,37 @@ final class SqliteBatch {
         return out.append(']').toString();
     }
 
+    /**
+     * Whether the jobs differ in nothing but their args, which are all JSON objects, so that
+     * {@code JobInsertManyUniform} can bind the rest once.
+     */
+    static boolean isUniform(List<JobInsertParams> jobs) {
+        JobInsertParams first = jobs.getFirst();
+        for (JobInsertParams job : jobs) {
+            if (!job.args().startsWith("{")
+                    || job != first && !(job.kind().equals(first.kind()) && job.queue().equals(first.queue())
+                            && job.state() == first.state() && job.priority() == first.priority()
+                            && job.maxAttempts() == first.maxAttempts() && job.createdAt().equals(first.createdAt())
+                            && job.scheduledAt().equals(first.scheduledAt()) && job.tags().equals(first.tags())
+                            && job.metadata().equals(first.metadata()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The args alone, as a JSON array of objects. */
+    static String encodeArgs(List<JobInsertParams> jobs) {
+        StringBuilder out = new StringBuilder(jobs.size() * 32).append('[');
+        for (int i = 0; i < jobs.size(); i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            out.append(jobs.get(i).args());
+        }
+        return out.append(']').toString();
+    }
+
     /** Jobs to insert, one array per job in {@code JobInsertMany}'s column order. */
     static String encode(List<JobInsertParams> jobs) {
         StringBuilder out = new StringBuilder(jobs.size() * 160).append('[');

@@ -43,7 +43,7 @@ public final class SqliteDriver implements Driver {
     /** Default reader connections for a file: {@value}. */
     public static final int DEFAULT_READERS = 2;
 
-    private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertReturning", "LastInsertId",
+    private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUniform", "JobInsertReturning", "LastInsertId",
             "JobClaim", "JobClaimAtMostOnce", "JobCompleteMany", "JobSetState", "JobScheduleDue", "JobGet", "JobList", "JobCountByState");
     private static final Set<String> MIGRATION_STATEMENTS = Set.of("MigrationTableCreate", "MigrationTableExists",
             "MigrationList", "MigrationGet", "MigrationInsert", "MigrationDelete");
@@ -189,10 +189,27 @@ public final class SqliteDriver implements Driver {
     public long[] jobInsertMany(List<JobInsertParams> jobs) {
         // One statement for the batch. Its ids are consecutive because the writer lock is held
         // and json_each inserts in array order, so the last id gives them all.
-        String batch = SqliteBatch.encode(jobs);
+        boolean uniform = SqliteBatch.isUniform(jobs);
+        String batch = uniform ? SqliteBatch.encodeArgs(jobs) : SqliteBatch.encode(jobs);
         return connections.write(s -> {
-            PreparedStatement insert = s.prepare(sql.get("JobInsertMany"));
-            insert.setString(1, batch);
+            PreparedStatement insert;
+            if (uniform) {
+                insert = s.prepare(sql.get("JobInsertManyUniform"));
+                JobInsertParams first = jobs.getFirst();
+                insert.setString(1, first.kind());
+                insert.setString(2, first.state().dbName());
+                insert.setString(3, first.queue());
+                insert.setInt(4, first.priority());
+                insert.setInt(5, first.maxAttempts());
+                insert.setLong(6, Times.toMicros(first.createdAt()));
+                insert.setLong(7, Times.toMicros(first.scheduledAt()));
+                insert.setString(8, JobJson.encodeStrings(first.tags()));
+                insert.setString(9, first.metadata());
+                insert.setString(10, batch);
+            } else {
+                insert = s.prepare(sql.get("JobInsertMany"));
+                insert.setString(1, batch);
+            }
             insert.executeUpdate();
             long last;
             try (ResultSet rs = s.prepare(sql.get("LastInsertId")).executeQuery()) {

@@ -84,6 +84,30 @@ public abstract class InsertConformance extends DriverConformance {
     }
 
     @Test
+    void insertManyWithMixedOptionsStoresEachJobsOwn() {
+        Runnel runnel = inserter();
+        long[] ids = runnel.insertMany(List.of(
+                InsertRequest.of(new TestArgs("plain", 1)),
+                new InsertRequest(new TestArgs("quote\"d", 2), InsertOptions.builder().queue("other").priority(3)
+                        .tags("t1", "t-2").metadata(Map.of("k", "v")).build()),
+                new InsertRequest(new UrgentArgs("u"), InsertOptions.builder().scheduledAt(T0.plusSeconds(5)).build())));
+        JobRow plain = runnel.jobGet(ids[0]).orElseThrow();
+        assertThat(plain.queue()).isEqualTo("default");
+        assertThat(plain.tags()).isEmpty();
+        JobRow other = runnel.jobGet(ids[1]).orElseThrow();
+        assertThat(other.args()).contains("quote\\\"d");
+        assertThat(other.queue()).isEqualTo("other");
+        assertThat(other.priority()).isEqualTo(3);
+        assertThat(other.tags()).containsExactly("t1", "t-2");
+        assertThat(other.metadata()).contains("\"k\":\"v\"");
+        JobRow urgent = runnel.jobGet(ids[2]).orElseThrow();
+        assertThat(urgent.kind()).isEqualTo("urgent_job");
+        assertThat(urgent.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(urgent.scheduledAt()).isEqualTo(T0.plusSeconds(5));
+        assertThat(urgent.maxAttempts()).isEqualTo(5);
+    }
+
+    @Test
     void listFiltersByStateAndQueueAndPages() {
         Runnel runnel = inserter();
         long a = runnel.insert(new TestArgs("a", 1));
