@@ -1,7 +1,6 @@
 package dev.runnel.bench;
 
 import dev.runnel.InsertOptions;
-import dev.runnel.InsertRequest;
 import dev.runnel.JobRow;
 import dev.runnel.Migrator;
 import dev.runnel.Runnel;
@@ -47,21 +46,9 @@ public final class BareLoop {
         AtomicLong duplicates = new AtomicLong();
         LongAdder done = new LongAdder();
         long t0 = System.nanoTime();
-        {
-            // An insert-only client: it holds nothing but the driver, which the caller closes.
-            Runnel inserter = Runnel.builder().driver(driver).build();
-            InsertOptions options = InsertOptions.builder().queue(queue).build();
-            List<InsertRequest> batch = new ArrayList<>(Bench.INSERT_BATCH);
-            for (long i = 0; i < totalJobs; i++) {
-                batch.add(new InsertRequest(new Bench.BenchArgs(i), options));
-                if (batch.size() == Bench.INSERT_BATCH || i == totalJobs - 1) {
-                    for (long id : inserter.insertMany(batch)) {
-                        inserted.add(id);
-                    }
-                    batch.clear();
-                }
-            }
-        }
+        // An insert-only client: it holds nothing but the driver, which the caller closes.
+        BenchJobs.insert(Runnel.builder().driver(driver).build(), InsertOptions.builder().queue(queue).build(),
+                totalJobs, inserted);
         double insertSeconds = (System.nanoTime() - t0) / 1e9;
         long start = System.nanoTime();
         Progress progress = new Progress(out, false, start);
@@ -95,14 +82,9 @@ public final class BareLoop {
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        long[] missing = {0};
-        inserted.forEach(id -> {
-            if (!worked.contains(id)) {
-                missing[0]++;
-            }
-        });
+        long missing = inserted.countMissingIn(worked);
         BenchResult result = new BenchResult(driver.name(), "bare_loop", done.sum(), totalJobs, done.sum() / seconds,
-                insertSeconds, totalJobs / insertSeconds, seconds, duplicates.get(), missing[0], threads);
+                insertSeconds, totalJobs / insertSeconds, seconds, duplicates.get(), missing, threads);
         out.printf(Locale.ROOT, "bench: total jobs worked [ %d ], total jobs inserted [ %d ], overall job/sec [ %.1f ], running %.3fs (bare loop)%n",
                 done.sum(), totalJobs, result.jobsPerSec(), seconds);
         return result;

@@ -1,16 +1,12 @@
 package dev.runnel.bench;
 
 import dev.runnel.InsertOptions;
-import dev.runnel.InsertRequest;
-import dev.runnel.JobArgs;
 import dev.runnel.JobEvent;
 import dev.runnel.Migrator;
 import dev.runnel.Runnel;
 import dev.runnel.driver.Driver;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -23,8 +19,6 @@ import java.util.concurrent.atomic.LongAdder;
  * with every worked id recorded so that duplicates and missing jobs are exact counts.
  */
 public final class Bench {
-    /** Jobs per insert statement: large enough to amortise a statement, small enough to keep locks short. */
-    public static final int INSERT_BATCH = 10_000;
     /** Default concurrent jobs: enough that a claim batch amortises its statement. */
     public static final int DEFAULT_MAX_WORKERS = 1_000;
 
@@ -34,14 +28,6 @@ public final class Bench {
      * @param atMostOnce work the queue at most once (the claim completes the job)
      */
     public record Options(long totalJobs, Duration duration, int maxWorkers, boolean atMostOnce) {}
-
-    /** The bench's args: a sequence number, so the payload is not empty. */
-    public record BenchArgs(long n) implements JobArgs {
-        @Override
-        public String kind() {
-            return "bench_noop";
-        }
-    }
 
     private final Driver driver;
     private final Options options;
@@ -75,7 +61,7 @@ public final class Bench {
                 .driver(driver)
                 .queue(queue, options.maxWorkers(), options.atMostOnce()
                         ? Runnel.Delivery.AT_MOST_ONCE : Runnel.Delivery.AT_LEAST_ONCE)
-                .worker(BenchArgs.class, job -> {
+                .worker(BenchJobs.Args.class, job -> {
                     if (!worked.add(job.id())) {
                         duplicates.incrementAndGet();
                     }
@@ -124,7 +110,7 @@ public final class Bench {
             }
         }
         runnel.stop(Duration.ofSeconds(10));
-        long missing = countMissing();
+        long missing = inserted.countMissingIn(worked);
         long total = completed.sum();
         double seconds = (workEnd - start) / 1e9;
         BenchResult result = new BenchResult(driver.name(), options.atMostOnce() ? "at_most_once" : "at_least_once",
@@ -136,36 +122,17 @@ public final class Bench {
         return result;
     }
 
-    private long countMissing() {
-        long[] missing = {0};
-        inserted.forEach(id -> {
-            if (!worked.contains(id)) {
-                missing[0]++;
-            }
-        });
-        return missing[0];
-    }
-
     private void insert(Runnel runnel, InsertOptions insertOptions, long count) {
-        List<InsertRequest> batch = new ArrayList<>(INSERT_BATCH);
-        for (long i = 0; i < count; i++) {
-            batch.add(new InsertRequest(new BenchArgs(i), insertOptions));
-            if (batch.size() == INSERT_BATCH || i == count - 1) {
-                for (long id : runnel.insertMany(batch)) {
-                    inserted.add(id);
-                }
-                insertedCount.addAndGet(batch.size());
-                batch.clear();
-            }
-        }
+        BenchJobs.insert(runnel, insertOptions, count, inserted);
+        insertedCount.addAndGet(count);
     }
 
     /** Keeps a few batches' worth of jobs waiting, so workers never run dry. */
     private void feed(Runnel runnel, InsertOptions insertOptions) {
-        long backlog = Math.max(2L * options.maxWorkers(), 2L * INSERT_BATCH);
+        long backlog = Math.max(2L * options.maxWorkers(), 2L * BenchJobs.INSERT_BATCH);
         while (!stopRequested) {
             if (insertedCount.get() - completed.sum() < backlog) {
-                insert(runnel, insertOptions, INSERT_BATCH);
+                insert(runnel, insertOptions, BenchJobs.INSERT_BATCH);
             } else {
                 try {
                     Thread.sleep(5);

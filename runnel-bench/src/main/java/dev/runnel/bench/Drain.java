@@ -1,7 +1,6 @@
 package dev.runnel.bench;
 
 import dev.runnel.InsertOptions;
-import dev.runnel.InsertRequest;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
@@ -127,18 +126,9 @@ public final class Drain {
 
     private IdBitmap insert(String queue) {
         IdBitmap inserted = new IdBitmap();
-        Runnel inserter = Runnel.builder().driver(driver).build(); // insert-only; the caller closes the driver
-        InsertOptions insertOptions = InsertOptions.builder().queue(queue).build();
-        List<InsertRequest> batch = new ArrayList<>(Bench.INSERT_BATCH);
-        for (long i = 0; i < options.jobs(); i++) {
-            batch.add(new InsertRequest(new Bench.BenchArgs(i), insertOptions));
-            if (batch.size() == Bench.INSERT_BATCH || i == options.jobs() - 1) {
-                for (long id : inserter.insertMany(batch)) {
-                    inserted.add(id);
-                }
-                batch.clear();
-            }
-        }
+        // An insert-only client: it holds nothing but the driver, which the caller closes.
+        BenchJobs.insert(Runnel.builder().driver(driver).build(), InsertOptions.builder().queue(queue).build(),
+                options.jobs(), inserted);
         return inserted;
     }
 
@@ -163,12 +153,7 @@ public final class Drain {
                 }
             }
         }
-        long[] missing = {0};
-        inserted.forEach(id -> {
-            if (!worked.contains(id)) {
-                missing[0]++;
-            }
-        });
+        long missing = inserted.countMissingIn(worked);
         long attemptNotOne = 0;
         long notCompleted = 0;
         long after = 0;
@@ -187,7 +172,7 @@ public final class Drain {
             }
             after = page.getLast().id();
         }
-        return new Audit(duplicates, missing[0], attemptNotOne, notCompleted);
+        return new Audit(duplicates, missing, attemptNotOne, notCompleted);
     }
 
     /** One worker JVM and the lines it reports. */

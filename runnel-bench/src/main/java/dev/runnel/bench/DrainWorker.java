@@ -50,7 +50,7 @@ public final class DrainWorker {
                 .driver(Drivers.open(url))
                 .queue(queue, threads)
                 .fetchCooldown(Duration.ofMillis(cooldownMs))
-                .worker(Bench.BenchArgs.class, job -> {
+                .worker(BenchJobs.Args.class, job -> {
                     workedCount.incrementAndGet();
                     if (!worked.add(job.id())) {
                         duplicates.incrementAndGet();
@@ -100,15 +100,10 @@ public final class DrainWorker {
                 .driver(Drivers.open(url))
                 .queue(queue, threads)
                 .fetchCooldown(Duration.ofMillis(cooldownMs))
-                .worker(Bench.BenchArgs.class, job -> {})
+                .worker(BenchJobs.Args.class, job -> {})
                 .listener(event -> completed.increment())
                 .build()) {
-            dev.runnel.InsertOptions options = dev.runnel.InsertOptions.builder().queue(queue).build();
-            java.util.List<dev.runnel.InsertRequest> batch = new java.util.ArrayList<>();
-            for (int i = 0; i < jobs; i++) {
-                batch.add(new dev.runnel.InsertRequest(new Bench.BenchArgs(i), options));
-            }
-            runnel.insertMany(batch);
+            BenchJobs.insert(runnel, dev.runnel.InsertOptions.builder().queue(queue).build(), jobs, new IdBitmap());
             runnel.start();
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
             while (completed.sum() < jobs && System.nanoTime() - deadline < 0) {

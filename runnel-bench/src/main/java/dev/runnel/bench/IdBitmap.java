@@ -51,4 +51,15 @@ public final class IdBitmap {
             }
         });
     }
+
+    /** How many ids of this set {@code other} lacks: the audit's "missing". */
+    public long countMissingIn(IdBitmap other) {
+        long[] missing = {0};
+        forEach(id -> {
+            if (!other.contains(id)) {
+                missing[0]++;
+            }
+        });
+        return missing[0];
+    }
 }
