@@ -3,6 +3,7 @@ module dev.runnel.testkit {
     requires transitive dev.runnel.core;
     requires transitive org.junit.jupiter.api;
     requires transitive org.assertj.core;
+    requires com.fasterxml.jackson.databind;
 
     exports dev.runnel.testkit;
     exports dev.runnel.testkit.conformance;

@@ -1,0 +1,90 @@
+package dev.runnel.testkit;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.runnel.Job;
+import dev.runnel.JobArgs;
+import dev.runnel.JobCancel;
+import dev.runnel.JobContext;
+import dev.runnel.JobDiscard;
+import dev.runnel.JobQuery;
+import dev.runnel.JobRow;
+import dev.runnel.JobSnooze;
+import dev.runnel.JobState;
+import dev.runnel.Runnel;
+import dev.runnel.Worker;
+import dev.runnel.driver.JobJson;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Helpers for testing code that uses Runnel: work a job inline without a database, and assert
+ * that code under test inserted a job.
+ */
+public final class RunnelTesting {
+    private static final ObjectMapper MAPPER =
+            JobJson.newMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private RunnelTesting() {}
+
+    /** Works one job (attempt 1) inline on this thread; see {@link #work(Worker, JobArgs, int)}. */
+    public static <T extends JobArgs> InlineResult work(Worker<T> worker, T args) {
+        return work(worker, args, 1);
+    }
+
+    /**
+     * Works one job inline on this thread, as the runtime would: the args make a round trip through
+     * JSON first, so a type that would not survive storage fails here too.
+     */
+    @SuppressWarnings("unchecked")
+    public static <T extends JobArgs> InlineResult work(Worker<T> worker, T args, int attempt) {
+        T decoded;
+        String json;
+        try {
+            json = JobJson.MAPPER.writeValueAsString(args);
+            decoded = (T) MAPPER.readValue(json, args.getClass());
+        } catch (Exception e) {
+            throw new AssertionError("args of kind " + args.kind() + " do not survive a round trip through JSON: "
+                    + e.getMessage(), e);
+        }
+        Instant now = Instant.now();
+        JobRow row = new JobRow(0, args.kind(), json, JobState.RUNNING, "default", 1, attempt, 25, Optional.of(now),
+                List.of("inline"), now, now, Optional.empty(), List.of(), "{}", List.of());
+        try {
+            worker.work(new Job<>(row, decoded, JobContext.NONE));
+            return new InlineResult.Completed();
+        } catch (JobSnooze s) {
+            return new InlineResult.Snoozed(s.duration());
+        } catch (JobCancel c) {
+            return new InlineResult.Cancelled(c.getMessage());
+        } catch (JobDiscard d) {
+            return new InlineResult.Discarded(d.getMessage());
+        } catch (Throwable t) {
+            return new InlineResult.Failed(t);
+        }
+    }
+
+    /**
+     * The jobs of {@code kind} waiting to be worked (available or scheduled), failing the test when
+     * there is none.
+     */
+    public static List<JobRow> assertInserted(Runnel runnel, String kind) {
+        List<JobRow> found = new ArrayList<>();
+        long after = 0;
+        while (true) {
+            List<JobRow> page = runnel.jobList(JobQuery.inStates(JobState.AVAILABLE, JobState.SCHEDULED)
+                    .afterId(after).limit(1_000));
+            if (page.isEmpty()) {
+                break;
+            }
+            page.stream().filter(job -> job.kind().equals(kind)).forEach(found::add);
+            after = page.getLast().id();
+        }
+        if (found.isEmpty()) {
+            throw new AssertionError("expected a job of kind '" + kind + "' to be inserted, found none");
+        }
+        return found;
+    }
+}
