@@ -1,6 +1,7 @@
 package dev.runnel;
 
 import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobInsertParams;
 import dev.runnel.internal.Completer;
 import dev.runnel.internal.DeadlineWatcher;
 import dev.runnel.internal.Inserter;
@@ -196,9 +197,9 @@ public final class Runnel implements AutoCloseable {
         if (requests.isEmpty()) {
             return new long[0];
         }
-        var rows = inserter.resolve(requests);
+        List<JobInsertParams> rows = inserter.resolve(requests);
         long[] ids = driver.jobInsertMany(rows);
-        wakeFor(requests);
+        wakeFor(rows);
         return ids;
     }
 
@@ -220,20 +221,22 @@ public final class Runnel implements AutoCloseable {
         if (requests.isEmpty()) {
             return new long[0];
         }
-        long[] ids = driver.jobInsertManyTx(transaction, inserter.resolve(requests));
+        List<JobInsertParams> rows = inserter.resolve(requests);
+        long[] ids = driver.jobInsertManyTx(transaction, rows);
         // Not yet committed: the wake-up may find nothing, and the next poll will find them.
-        wakeFor(requests);
+        wakeFor(rows);
         return ids;
     }
 
-    private void wakeFor(List<InsertRequest> requests) {
+    /** Wakes this client's producers of the queues that got available jobs, once per queue run. */
+    private void wakeFor(List<JobInsertParams> rows) {
         if (producers.isEmpty()) {
             return;
         }
         String last = null;
-        for (InsertRequest r : requests) {
-            String queue = r.options().orElse(r.args().insertOptions()).queue().orElse(InsertOptions.DEFAULT_QUEUE);
-            if (!queue.equals(last)) {
+        for (JobInsertParams row : rows) {
+            String queue = row.queue();
+            if (row.state() == JobState.AVAILABLE && !queue.equals(last)) {
                 wake(queue);
                 last = queue;
             }

@@ -105,27 +105,40 @@ final class DemoCommand implements Callable<Integer> {
                 .worker(BuildReport.class, job -> pause(100, 300))
                 .build();
         CountDownLatch done = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        // Ctrl-C: tell the main loop to stop, and let it close the client (a graceful stop that
+        // writes every outcome) before the JVM exits.
         Thread hook = new Thread(() -> {
             done.countDown();
-            runnel.close();
+            try {
+                closed.await(Runnel.Builder.DEFAULT_STOP_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         });
         Runtime.getRuntime().addShutdownHook(hook);
-        runnel.start();
-        out.println("demo: working jobs in " + dev.runnel.Drivers.redact(url) + " (Ctrl-C to stop)");
-        Thread feeder = Thread.ofPlatform().name("demo-feeder").daemon().start(() -> feed(runnel, done));
-        long end = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
-        while (System.nanoTime() < end && !done.await(Math.min(2_000, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())), TimeUnit.MILLISECONDS)) {
-            out.println("demo: " + summary(runnel));
+        try {
+            runnel.start();
+            out.println("demo: working jobs in " + dev.runnel.Drivers.redact(url) + " (Ctrl-C to stop)");
+            Thread feeder = Thread.ofPlatform().name("demo-feeder").daemon().start(() -> feed(runnel, done));
+            long end = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
+            while (System.nanoTime() < end && !done.await(
+                    Math.min(2_000, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())), TimeUnit.MILLISECONDS)) {
+                out.println("demo: " + summary(runnel));
+            }
+            done.countDown();
+            feeder.join(1_000);
+            runnel.stop(Runnel.Builder.DEFAULT_STOP_TIMEOUT);
+            out.println("demo: stopped; " + summary(runnel));
+        } finally {
+            runnel.close();
+            closed.countDown();
         }
-        done.countDown();
-        feeder.join(1_000);
-        out.println("demo: stopping; final " + summary(runnel));
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
-            return 0;
+            // the hook is running and waits for us
         }
-        runnel.close();
         return 0;
     }
 
