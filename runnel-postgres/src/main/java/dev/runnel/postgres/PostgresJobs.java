@@ -4,6 +4,7 @@ import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
+import dev.runnel.driver.ClaimOrder;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobInsertParams;
@@ -22,7 +23,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -34,8 +34,6 @@ import java.util.Set;
 final class PostgresJobs {
     private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobClaim", "JobClaimAtMostOnce",
             "JobCompleteMany", "JobSetStateMany", "JobScheduleDue", "JobGet", "JobList", "JobCountByState");
-    private static final Comparator<JobRow> CLAIM_ORDER = Comparator.comparingInt(JobRow::priority)
-            .thenComparing(JobRow::scheduledAt).thenComparingLong(JobRow::id);
 
     private final PostgresSchema schema;
     private final PostgresConnections connections;
@@ -143,7 +141,7 @@ final class PostgresJobs {
                 return rows;
             }
         });
-        jobs.sort(CLAIM_ORDER);
+        jobs.sort(ClaimOrder.COMPARATOR);
         return jobs;
     }
 

@@ -6,6 +6,7 @@ import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.RunnelException;
 import dev.runnel.driver.Driver;
+import dev.runnel.driver.ClaimOrder;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobInsertParams;
@@ -26,7 +27,6 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -47,8 +47,6 @@ public final class SqliteDriver implements Driver {
             "JobClaim", "JobClaimAtMostOnce", "JobCompleteMany", "JobSetState", "JobScheduleDue", "JobGet", "JobList", "JobCountByState");
     private static final Set<String> MIGRATION_STATEMENTS = Set.of("MigrationTableCreate", "MigrationTableExists",
             "MigrationList", "MigrationGet", "MigrationInsert", "MigrationDelete");
-    private static final Comparator<JobRow> CLAIM_ORDER = Comparator.comparingInt(JobRow::priority)
-            .thenComparing(JobRow::scheduledAt).thenComparingLong(JobRow::id);
 
     private final SqlFile sql;
     private final SqlFile migrationSql;
@@ -270,7 +268,7 @@ public final class SqliteDriver implements Driver {
             }
             return rows;
         });
-        jobs.sort(CLAIM_ORDER);
+        jobs.sort(ClaimOrder.COMPARATOR);
         return jobs;
     }
 
