@@ -11,6 +11,7 @@ import java.util.Locale;
  */
 public record DrainResult(
         String driver,
+        String mode,
         long jobs,
         int processes,
         int threads,
@@ -37,7 +38,7 @@ public record DrainResult(
     }
 
     public void printTable(PrintWriter out) {
-        out.printf(Locale.ROOT, "%-26s %s%n", "driver", driver);
+        out.printf(Locale.ROOT, "%-26s %s, %s%n", "driver", driver, mode.replace('_', ' '));
         out.printf(Locale.ROOT, "%-26s %d processes x %d jobs, cooldown %.1f ms%n", "workers", processes, threads, cooldownMs);
         out.printf(Locale.ROOT, "%-26s %d in %.3f s%n", "jobs drained", jobs, seconds);
         out.printf(Locale.ROOT, "%-26s %.1f%n", "jobs/s", jobsPerSec);
@@ -52,11 +53,11 @@ public record DrainResult(
     }
 
     public String toJson() {
-        return String.format(Locale.ROOT, "{\"driver\":\"%s\",\"jobs\":%d,\"processes\":%d,\"threads\":%d,"
+        return String.format(Locale.ROOT, "{\"driver\":\"%s\",\"mode\":\"%s\",\"jobs\":%d,\"processes\":%d,\"threads\":%d,"
                         + "\"cooldown_ms\":%.3f,\"seconds\":%.3f,\"jobs_per_sec\":%.1f,\"statements_per_job\":%s,"
                         + "\"worker_cpu_ms_per_job\":%.5f,\"server_cpu_ms_per_job\":%s,\"cpu_ms_per_job\":%.5f,"
                         + "\"duplicates\":%d,\"missing\":%d,\"attempt_not_one\":%d,\"not_completed\":%d%s}",
-                driver, jobs, processes, threads, cooldownMs, seconds, jobsPerSec,
+                driver, mode, jobs, processes, threads, cooldownMs, seconds, jobsPerSec,
                 statementsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", statementsPerJob),
                 workerCpuMsPerJob, serverCpuMsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", serverCpuMsPerJob),
                 cpuMsPerJob(), duplicates, missing, attemptNotOne, notCompleted,

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.LongAdder;
  * that the JIT compiler's one-time work on the hot path is not billed to the drain: the drain
  * measures the cost per job of a worker in steady state, as a long-lived process runs.
  *
- * <p>Arguments: database URL, queue, concurrent jobs, fetch cooldown in ms, ids file, warm-up jobs.
+ * <p>Arguments: database URL, queue, concurrent jobs, fetch cooldown in ms, ids file, warm-up jobs,
+ * delivery ({@code AT_LEAST_ONCE} or {@code AT_MOST_ONCE}).
  */
 public final class DrainWorker {
     private DrainWorker() {}
@@ -37,31 +38,40 @@ public final class DrainWorker {
         long cooldownMs = Long.parseLong(args[3]);
         Path idsFile = Path.of(args[4]);
         int warmup = Integer.parseInt(args[5]);
+        Runnel.Delivery delivery = Runnel.Delivery.valueOf(args[6]);
+        boolean atMostOnce = delivery == Runnel.Delivery.AT_MOST_ONCE;
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         if (warmup > 0) {
-            warmUp(url, queue + "_warmup_" + ProcessHandle.current().pid(), threads, cooldownMs, warmup);
+            warmUp(url, queue + "_warmup_" + ProcessHandle.current().pid(), threads, cooldownMs, warmup, delivery);
         }
 
         IdBitmap worked = new IdBitmap();
         AtomicLong workedCount = new AtomicLong();
         AtomicLong duplicates = new AtomicLong();
         LongAdder completed = new LongAdder();
-        Runnel runnel = Runnel.builder()
+        Runnel.Builder builder = Runnel.builder()
                 .driver(Drivers.open(url))
-                .queue(queue, threads)
+                .queue(queue, threads, delivery)
                 .fetchCooldown(Duration.ofMillis(cooldownMs))
                 .worker(BenchJobs.Args.class, job -> {
                     workedCount.incrementAndGet();
                     if (!worked.add(job.id())) {
                         duplicates.incrementAndGet();
                     }
-                })
-                .listener(event -> {
-                    if (event.type() == JobEvent.Type.COMPLETED) {
-                        completed.increment();
+                    if (atMostOnce) {
+                        completed.increment(); // the claim stored the completion
                     }
-                })
-                .build();
+                });
+        if (!atMostOnce) {
+            // Completions count once written; at most once there is nothing to write, and no
+            // listener, so that outcomes skip the completer as they would in production.
+            builder.listener(event -> {
+                if (event.type() == JobEvent.Type.COMPLETED) {
+                    completed.increment();
+                }
+            });
+        }
+        Runnel runnel = builder.build();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         out.println("ready");
         if (!"go".equals(in.readLine())) {
@@ -94,11 +104,12 @@ public final class DrainWorker {
         out.println("done " + workedCount.get() + " " + duplicates.get());
     }
 
-    private static void warmUp(String url, String queue, int threads, long cooldownMs, int jobs) throws InterruptedException {
+    private static void warmUp(String url, String queue, int threads, long cooldownMs, int jobs,
+            Runnel.Delivery delivery) throws InterruptedException {
         LongAdder completed = new LongAdder();
         try (Runnel runnel = Runnel.builder()
                 .driver(Drivers.open(url))
-                .queue(queue, threads)
+                .queue(queue, threads, delivery)
                 .fetchCooldown(Duration.ofMillis(cooldownMs))
                 .worker(BenchJobs.Args.class, job -> {})
                 .listener(event -> completed.increment())

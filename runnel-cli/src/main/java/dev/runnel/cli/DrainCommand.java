@@ -42,6 +42,9 @@ final class DrainCommand implements Callable<Integer> {
                     + "JIT compilation is not billed to it; 0 for none (default: ${DEFAULT-VALUE}).")
     int warmup;
 
+    @Option(names = "--at-most-once", description = "Work the queue at most once: the claim completes each job.")
+    boolean atMostOnce;
+
     @Option(names = "--timeout", paramLabel = "D", converter = DurationConverter.class, defaultValue = "10m",
             description = "Give up when the drain takes longer (default: ${DEFAULT-VALUE}).")
     Duration timeout;
@@ -67,7 +70,7 @@ final class DrainCommand implements Callable<Integer> {
         DrainResult result;
         try (BenchDatabase db = BenchDatabase.open(database.resolved())) {
             result = new Drain(db.driver(), db.stats(), new Drain.Options(db.url(), jobs, processes, threads, cooldown,
-                    warmup, timeout), out).run();
+                    warmup, atMostOnce, timeout), out).run();
         }
         result.printTable(out);
         if (json) {

@@ -105,6 +105,15 @@ class MainTest {
     }
 
     @Test
+    void drainAtMostOnceAuditsToo() {
+        Result r = run("drain", "--database-url", "sqlite://" + dir.resolve("amo.db"), "--jobs", "2000",
+                "--processes", "2", "--threads", "10", "--warmup", "0", "--at-most-once", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(lastJson(r)).contains("\"mode\":\"at_most_once\"").contains("\"duplicates\":0")
+                .contains("\"missing\":0").contains("\"attempt_not_one\":0").contains("\"not_completed\":0");
+    }
+
+    @Test
     void drainOnPostgresReportsCostPerJob() {
         String url = System.getenv().getOrDefault("RUNNEL_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/test");
         Result r = run("drain", "--database-url", url, "--jobs", "3000", "--processes", "2", "--threads", "20",
