@@ -58,7 +58,8 @@ public final class Runnel implements AutoCloseable {
      * How a queue's jobs are delivered to workers.
      *
      * <p>{@link #AT_LEAST_ONCE} (the default): a claimed job is running until its outcome is
-     * written; if the process dies first, the job is rescued and run again, so a worker must
+     * written; if the process dies first, the job is to be rescued and run again (the rescuer is
+     * not built yet: until then it stays running), so a worker must
      * tolerate a repeat. {@link #AT_MOST_ONCE}: the claim itself marks the job completed, so a
      * success costs no write at all; but a job running when the process dies is lost, and a
      * failure is recorded as discarded, never retried. For work where a repeat is worse than a
