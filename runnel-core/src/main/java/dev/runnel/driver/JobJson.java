@@ -74,6 +74,19 @@ public final class JobJson {
         if (json == null || json.isEmpty() || json.equals("[]")) {
             return List.of();
         }
+        // The common case, compact arrays of names without escapes such as ["host-123-ab12cd34"]:
+        // with no backslash no string holds a quote, so a part holding none after splitting at
+        // '","' is a whole value; anything else goes to the parser.
+        if (json.length() > 3 && json.startsWith("[\"") && json.endsWith("\"]") && json.indexOf('\\') < 0) {
+            String[] parts = json.substring(2, json.length() - 2).split("\",\"", -1);
+            boolean plain = true;
+            for (String part : parts) {
+                plain &= part.indexOf('"') < 0;
+            }
+            if (plain) {
+                return List.of(parts);
+            }
+        }
         List<String> values = new ArrayList<>();
         for (JsonNode node : tree(json)) {
             values.add(node.asText());

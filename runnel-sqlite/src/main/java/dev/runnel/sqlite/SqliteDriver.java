@@ -254,16 +254,18 @@ public final class SqliteDriver implements Driver {
 
     @Override
     public List<JobRow> jobClaim(JobClaimParams params) {
+        long now = Times.toMicros(params.now());
+        JobState claimedState = params.atMostOnce() ? JobState.COMPLETED : JobState.RUNNING;
         List<JobRow> jobs = connections.write(s -> {
             PreparedStatement claim = s.prepare(sql.get(params.atMostOnce() ? "JobClaimAtMostOnce" : "JobClaim"));
-            claim.setLong(1, Times.toMicros(params.now()));
+            claim.setLong(1, now);
             claim.setString(2, params.clientId());
             claim.setString(3, params.queue());
             claim.setInt(4, params.max());
             List<JobRow> rows = new ArrayList<>(params.max());
             try (ResultSet rs = claim.executeQuery()) {
                 while (rs.next()) {
-                    rows.add(SqliteRows.decode(rs));
+                    rows.add(SqliteRows.decodeClaimed(rs, claimedState, now));
                 }
             }
             return rows;

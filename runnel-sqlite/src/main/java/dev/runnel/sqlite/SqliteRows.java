@@ -12,6 +12,32 @@ import java.util.Optional;
 final class SqliteRows {
     private SqliteRows() {}
 
+    /**
+     * Decodes a claimed row, in the claim statements' shorter column order; the state and the
+     * attempt's times are the claim's own, not read back (each column read is a JNI call, under
+     * the writer lock).
+     */
+    static JobRow decodeClaimed(ResultSet rs, JobState state, long nowMicros) throws SQLException {
+        java.time.Instant now = Times.fromMicros(nowMicros);
+        return new JobRow(
+                rs.getLong(1),
+                rs.getString(2),
+                rs.getString(3),
+                state,
+                rs.getString(4),
+                rs.getInt(5),
+                rs.getInt(6),
+                rs.getInt(7),
+                Optional.of(now),
+                JobJson.decodeStrings(rs.getString(8)),
+                Times.fromMicros(rs.getLong(9)),
+                Times.fromMicros(rs.getLong(10)),
+                state.isFinal() ? Optional.of(now) : Optional.empty(),
+                JobJson.decodeErrors(rs.getString(11)),
+                rs.getString(12),
+                JobJson.decodeStrings(rs.getString(13)));
+    }
+
     static JobRow decode(ResultSet rs) throws SQLException {
         long attemptedAt = rs.getLong(9);
         Optional<java.time.Instant> attempted = rs.wasNull() ? Optional.empty() : Optional.of(Times.fromMicros(attemptedAt));

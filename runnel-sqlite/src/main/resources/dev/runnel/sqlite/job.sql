@@ -32,6 +32,8 @@ SELECT last_insert_rowid();
 -- name: JobClaim
 -- One statement claims a batch and returns it. The single writer makes IN (... LIMIT) safe here.
 -- ?1 now, ?2 client id, ?3 queue, ?4 batch size. RETURNING gives no order: the driver sorts.
+-- It returns SqliteRows.CLAIMED's columns: state, attempted_at and finalized_at are this
+-- statement's own values, so they are not read back.
 UPDATE runnel_job
 SET state = 'running',
     attempt = attempt + 1,
@@ -42,8 +44,8 @@ WHERE id IN (
     WHERE state = 'available' AND queue = ?3 AND scheduled_at <= ?1
     ORDER BY priority, scheduled_at, id
     LIMIT ?4)
-RETURNING id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
-          created_at, scheduled_at, finalized_at, errors, metadata, tags;
+RETURNING id, kind, args, queue, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
+          errors, metadata, tags;
 
 -- name: JobClaimAtMostOnce
 -- The at-most-once claim: the same selection, but the jobs go straight to completed, so no
@@ -59,8 +61,8 @@ WHERE id IN (
     WHERE state = 'available' AND queue = ?3 AND scheduled_at <= ?1
     ORDER BY priority, scheduled_at, id
     LIMIT ?4)
-RETURNING id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
-          created_at, scheduled_at, finalized_at, errors, metadata, tags;
+RETURNING id, kind, args, queue, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
+          errors, metadata, tags;
 
 -- name: JobCompleteMany
 -- The happy path, one statement per batch: ?1 is a JSON array of [id, finalized_at] pairs.
