@@ -121,6 +121,8 @@ final class PostgresJobs {
             return List.of();
         }
         OffsetDateTime now = timestamp(params.now());
+        Instant stored = Times.truncate(params.now());
+        JobState claimedState = params.atMostOnce() ? JobState.COMPLETED : JobState.RUNNING;
         List<JobRow> jobs = connections.run("claiming jobs", c -> {
             String statement = params.atMostOnce() ? "JobClaimAtMostOnce" : "JobClaim";
             try (PreparedStatement ps = c.prepareStatement(sql.get(statement))) {
@@ -135,7 +137,7 @@ final class PostgresJobs {
                 List<JobRow> rows = new ArrayList<>(Math.min(params.max(), 1_000));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        rows.add(PostgresRows.decode(rs));
+                        rows.add(PostgresRows.decodeClaimed(rs, claimedState, stored));
                     }
                 }
                 return rows;

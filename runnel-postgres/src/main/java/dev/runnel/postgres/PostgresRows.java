@@ -37,6 +37,30 @@ final class PostgresRows {
                 strings(rs, 16));
     }
 
+    /**
+     * Decodes a claimed row, in the claim statements' shorter column order: the state and the
+     * attempt's time ({@code now}, as stored) are the claim's own, not read back.
+     */
+    static JobRow decodeClaimed(ResultSet rs, JobState state, Instant now) throws SQLException {
+        return new JobRow(
+                rs.getLong(1),
+                rs.getString(2),
+                CompactJson.of(rs.getString(3)),
+                state,
+                rs.getString(4),
+                rs.getInt(5),
+                rs.getInt(6),
+                rs.getInt(7),
+                Optional.of(now),
+                strings(rs, 8),
+                instant(rs, 9),
+                instant(rs, 10),
+                state.isFinal() ? Optional.of(now) : Optional.empty(),
+                errors(rs, 11),
+                CompactJson.of(rs.getString(12)),
+                strings(rs, 13));
+    }
+
     private static Instant instant(ResultSet rs, int column) throws SQLException {
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
         return value == null ? null : value.toInstant();

@@ -42,7 +42,8 @@ ORDER BY ord;
 -- 50,000-row table was planned as a hash join over a sequential scan, 13.4 ms instead of 4.8 ms.
 -- The state stays a literal so that prepared plans match the partial fetch index. RETURNING gives
 -- no order: the driver sorts.
--- ?1 queue, ?2 now, ?3 batch size, ?4 now, ?5 client id.
+-- ?1 queue, ?2 now, ?3 batch size, ?4 now, ?5 client id. It returns PostgresRows.decodeClaimed's
+-- columns: the state, attempted_at and finalized_at are this statement's own, so not read back.
 WITH locked AS MATERIALIZED (
     SELECT id FROM {schema}.runnel_job
     WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
@@ -56,8 +57,8 @@ SET state = 'running',
     attempted_at = ?,
     attempted_by = array_append(j.attempted_by, ?)
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
-RETURNING j.id, j.kind, j.args, j.state, j.queue, j.priority, j.attempt, j.max_attempts, j.attempted_at,
-          j.attempted_by, j.created_at, j.scheduled_at, j.finalized_at, j.errors::text[], j.metadata, j.tags;
+RETURNING j.id, j.kind, j.args, j.queue, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
+          j.scheduled_at, j.errors::text[], j.metadata, j.tags;
 
 -- name: JobClaimAtMostOnce
 -- The at-most-once claim: the same selection, but the jobs go straight to completed, so that no
@@ -76,8 +77,8 @@ SET state = 'completed',
     attempted_by = array_append(j.attempted_by, ?),
     finalized_at = ?
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
-RETURNING j.id, j.kind, j.args, j.state, j.queue, j.priority, j.attempt, j.max_attempts, j.attempted_at,
-          j.attempted_by, j.created_at, j.scheduled_at, j.finalized_at, j.errors::text[], j.metadata, j.tags;
+RETURNING j.id, j.kind, j.args, j.queue, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
+          j.scheduled_at, j.errors::text[], j.metadata, j.tags;
 
 -- name: JobCompleteMany
 -- The happy path: jobs that completed with nothing else to record, one statement per batch.
