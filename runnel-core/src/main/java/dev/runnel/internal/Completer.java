@@ -38,6 +38,8 @@ public final class Completer implements Service {
     private volatile boolean stopping;
     private volatile long stopDeadlineNanos;
     private volatile boolean gathering;
+    /** While gathering: how many more outcomes would fill the batch. */
+    private volatile int neededForFull;
     private final AtomicInteger pending = new AtomicInteger();
     private volatile Thread thread;
 
@@ -81,7 +83,7 @@ public final class Completer implements Service {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        if (pending.incrementAndGet() >= batchSize && gathering) {
+        if (pending.incrementAndGet() >= neededForFull && gathering) {
             LockSupport.unpark(thread); // a full batch is waiting: no need to sleep out the interval
         }
     }
@@ -145,8 +147,9 @@ public final class Completer implements Service {
             if (batch.size() >= batchSize || wait <= 0 || stopping) {
                 return;
             }
+            neededForFull = batchSize - batch.size();
             gathering = true;
-            if (pending.get() < batchSize) {
+            if (pending.get() < neededForFull) {
                 LockSupport.parkNanos(this, wait);
             }
             gathering = false;
