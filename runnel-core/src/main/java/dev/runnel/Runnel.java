@@ -8,7 +8,6 @@ import dev.runnel.internal.Inserter;
 import dev.runnel.internal.JobRunner;
 import dev.runnel.internal.Kinds;
 import dev.runnel.internal.Producer;
-import dev.runnel.internal.RunningJobs;
 import dev.runnel.internal.Scheduler;
 import dev.runnel.internal.WorkUnit;
 import java.sql.Connection;
@@ -140,7 +139,7 @@ public final class Runnel implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
             if (!awaitIdle(deadline)) {
-                RunningJobs.cancelAll(producers.values(), "client stopping");
+                producers.values().forEach(p -> p.cancelRunning("client stopping"));
                 if (!awaitIdle(System.nanoTime() + config.stopTimeout.toNanos())) {
                     LOG.warn("jobs ignored cancellation for {}; they stay running until rescued", config.stopTimeout);
                 }

@@ -62,10 +62,6 @@ public final class Producer implements Service {
         this.jobThreads = Thread.ofVirtual().factory();
     }
 
-    public String queue() {
-        return config.queue();
-    }
-
     @Override
     public synchronized void start() {
         if (loop == null) {
@@ -89,8 +85,11 @@ public final class Producer implements Service {
         return running.values();
     }
 
-    public int activeCount() {
-        return active.get();
+    /** Cancels every attempt in flight because the client is stopping. */
+    public void cancelRunning(String reason) {
+        for (RunningJob job : running.values()) {
+            job.cancel(RunningJob.Cause.STOP, reason);
+        }
     }
 
     /** Stops fetching; running jobs carry on. Idempotent. */

@@ -2,7 +2,6 @@ package dev.runnel.testkit;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 /** Waits for a condition that the runtime brings about on its own threads. */
 public final class Await {
@@ -28,14 +27,5 @@ public final class Await {
                 throw new AssertionError("interrupted waiting for " + what, e);
             }
         }
-    }
-
-    /** Waits until {@code supplier} gives a value satisfying nothing more than being non-null. */
-    public static <T> T value(String what, Supplier<T> supplier) {
-        Object[] holder = new Object[1];
-        until(what, () -> (holder[0] = supplier.get()) != null);
-        @SuppressWarnings("unchecked")
-        T value = (T) holder[0];
-        return value;
     }
 }
