@@ -59,10 +59,11 @@ public final class Runnel implements AutoCloseable {
      * <p>{@link #AT_LEAST_ONCE} (the default): a claimed job is running until its outcome is
      * written; if the process dies first, the job is to be rescued and run again (the rescuer is
      * not built yet: until then it stays running), so a worker must
-     * tolerate a repeat. {@link #AT_MOST_ONCE}: the claim itself marks the job completed, so a
-     * success costs no write at all; but a job running when the process dies is lost, and a
-     * failure is recorded as discarded, never retried. For work where a repeat is worse than a
-     * loss (a notification nobody wants twice) and for the cheapest possible throughput.
+     * tolerate a repeat. {@link #AT_MOST_ONCE}: the claim itself removes the job from the table,
+     * so a success costs no write at all and leaves no row (listeners still hear of it); a job
+     * running when the process dies is lost; a failure is written back as discarded and a cancel
+     * as cancelled, with the error, never retried. For work where a repeat is worse than a loss
+     * (a notification nobody wants twice) and for the cheapest possible throughput.
      */
     public enum Delivery { AT_LEAST_ONCE, AT_MOST_ONCE }
 

@@ -31,7 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * The drain harness ({@code runnel drain}): inserts N no-op jobs outside the timed window, starts P
  * fresh worker JVMs ({@link DrainWorker}) with T concurrent jobs each, times the drain from "go"
  * until every completion is written, and audits the result: each job worked exactly once (from
- * the ids every worker recorded) and every stored job completed at attempt 1. Cost per job:
+ * the ids every worker recorded) and every stored job completed at attempt 1 (at most once, the
+ * claims removed the jobs, so none may be left at all). Cost per job:
  * statements from the server's statistics, CPU of the worker JVMs and of the server's processes
  * from /proc, all measured over the drain alone.
  */

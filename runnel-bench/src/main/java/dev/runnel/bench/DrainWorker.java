@@ -59,7 +59,7 @@ public final class DrainWorker {
                         duplicates.incrementAndGet();
                     }
                     if (atMostOnce) {
-                        completed.increment(); // the claim stored the completion
+                        completed.increment(); // the claim removed it: nothing is written after
                     }
                 });
         if (!atMostOnce) {

@@ -40,7 +40,7 @@ final class BenchCommand implements Callable<Integer> {
             description = "Concurrent jobs (default: ${DEFAULT-VALUE}).")
     int maxWorkers;
 
-    @Option(names = "--at-most-once", description = "Work the queue at most once: the claim completes each job.")
+    @Option(names = "--at-most-once", description = "Work the queue at most once: the claim removes each job, and nothing is written after.")
     boolean atMostOnce;
 
     @Option(names = "--bare", description = "Instead of the runtime, run the bare loop: threads that only claim "

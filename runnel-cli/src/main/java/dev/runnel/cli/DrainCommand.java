@@ -42,7 +42,7 @@ final class DrainCommand implements Callable<Integer> {
                     + "JIT compilation is not billed to it; 0 for none (default: ${DEFAULT-VALUE}).")
     int warmup;
 
-    @Option(names = "--at-most-once", description = "Work the queue at most once: the claim completes each job.")
+    @Option(names = "--at-most-once", description = "Work the queue at most once: the claim removes each job, and nothing is written after.")
     boolean atMostOnce;
 
     @Option(names = "--timeout", paramLabel = "D", converter = DurationConverter.class, defaultValue = "10m",

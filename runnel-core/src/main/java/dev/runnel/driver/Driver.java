@@ -59,7 +59,8 @@ public interface Driver extends AutoCloseable {
 
     /**
      * Claims up to {@code max} available jobs of a queue in one statement, moving them to running
-     * and returning them ordered by priority, scheduled time, then id.
+     * and returning them ordered by priority, scheduled time, then id. An at-most-once claim
+     * ({@link JobClaimParams#atMostOnce()}) removes them instead, and returns them as completed.
      */
     List<JobRow> jobClaim(JobClaimParams params);
 
@@ -68,6 +69,13 @@ public interface Driver extends AutoCloseable {
 
     /** Records any other outcome of running jobs (retry, snooze, cancel, discard). */
     void jobSetStateMany(List<JobSetStateParams> updates);
+
+    /**
+     * Writes back, in one statement or transaction, jobs an at-most-once claim removed whose
+     * attempt failed or was cancelled. A job whose id is present already is left as it is, so
+     * repeating a write after an unclear failure is safe.
+     */
+    void jobReinsertMany(List<JobReinsertParams> jobs);
 
     /** Makes scheduled and retryable jobs that are due available; returns how many. */
     int jobScheduleDue(JobScheduleParams params);

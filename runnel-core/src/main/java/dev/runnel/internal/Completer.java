@@ -5,6 +5,7 @@ import dev.runnel.JobListener;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobJson;
+import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.Times;
 import java.time.Duration;
@@ -162,28 +163,29 @@ public final class Completer implements Service {
 
     private void write(List<Outcome> batch) {
         int plain = 0;
-        int stored = 0;
         for (Outcome o : batch) {
-            if (o.alreadyStored()) {
-                stored++;
-            } else if (o.isPlainCompletion()) {
+            if (o.isPlainCompletion() && !o.claimRemoved()) {
                 plain++;
             }
         }
         long[] ids = new long[plain];
         long[] at = new long[plain];
-        List<JobSetStateParams> others = new ArrayList<>(batch.size() - plain - stored);
+        List<JobSetStateParams> others = new ArrayList<>();
+        List<JobReinsertParams> writtenBack = new ArrayList<>();
         int i = 0;
         for (Outcome o : batch) {
-            if (o.alreadyStored()) {
+            if (o.needsNoWrite()) {
                 continue;
             }
-            if (o.isPlainCompletion()) {
+            String error = o.error() == null ? null : JobJson.encodeError(o.error());
+            if (o.claimRemoved()) {
+                writtenBack.add(new JobReinsertParams(o.job(), o.state(), o.finalizedAt(), error));
+            } else if (o.isPlainCompletion()) {
                 ids[i] = o.job().id();
                 at[i++] = Times.toMicros(o.finalizedAt());
             } else {
-                others.add(new JobSetStateParams(o.job().id(), o.state(), o.scheduledAt(), o.finalizedAt(),
-                        o.error() == null ? null : JobJson.encodeError(o.error()), o.attemptDelta(), o.from()));
+                others.add(new JobSetStateParams(o.job().id(), o.state(), o.scheduledAt(), o.finalizedAt(), error,
+                        o.attemptDelta()));
             }
         }
         if (plain > 0) {
@@ -192,6 +194,9 @@ public final class Completer implements Service {
         if (!others.isEmpty()) {
             writeWithRetry(() -> driver.jobSetStateMany(others), others.size());
         }
+        if (!writtenBack.isEmpty()) {
+            writeWithRetry(() -> driver.jobReinsertMany(writtenBack), writtenBack.size());
+        }
         if (!listeners.isEmpty()) {
             for (Outcome o : batch) {
                 publish(o);
@@ -199,7 +204,10 @@ public final class Completer implements Service {
         }
     }
 
-    /** Both writes only touch jobs still running, so repeating one after an unclear failure is safe. */
+    /**
+     * Every write is safe to repeat after an unclear failure: updates only touch jobs still running,
+     * and a write-back leaves a job that is back already alone.
+     */
     private void writeWithRetry(Runnable write, int count) {
         long delayMs = 10;
         while (true) {

@@ -14,8 +14,8 @@ import java.time.Instant;
  * @param finalizedAt set exactly when {@code state} is final, else null
  * @param error the error to record, or null
  * @param attemptDelta -1 for a snooze (it does not use up an attempt), else 0
- * @param from the state the job is in while this outcome is pending: running, or completed when an
- *     at-most-once claim already finalised it
+ * @param claimRemoved the job was claimed at most once, so its row is gone: a completion needs no
+ *     write, anything else is written back as a new row
  */
 public record Outcome(
         JobRow job,
@@ -26,11 +26,11 @@ public record Outcome(
         JobError error,
         int attemptDelta,
         Duration runTime,
-        JobState from) {
+        boolean claimRemoved) {
 
     Outcome(JobRow job, JobEvent.Type type, JobState state, Instant scheduledAt, Instant finalizedAt, JobError error,
             int attemptDelta, Duration runTime) {
-        this(job, type, state, scheduledAt, finalizedAt, error, attemptDelta, runTime, JobState.RUNNING);
+        this(job, type, state, scheduledAt, finalizedAt, error, attemptDelta, runTime, false);
     }
 
     /** The happy path: completed with nothing else to write, so it takes the simplest statement. */
@@ -38,27 +38,26 @@ public record Outcome(
         return type == JobEvent.Type.COMPLETED && error == null;
     }
 
-    /** Whether the claim itself already stored this outcome (at-most-once), so nothing is written. */
-    public boolean alreadyStored() {
-        return from == JobState.COMPLETED && isPlainCompletion();
+    /** Whether there is nothing to write: an at-most-once claim removed the job, and it completed. */
+    public boolean needsNoWrite() {
+        return claimRemoved && isPlainCompletion();
     }
 
     /**
-     * This outcome in an at-most-once queue, whose claim already marked the job completed: a
-     * completion needs no write; a cancel stays a cancel; anything else (failure, snooze, discard)
-     * can never run the job again, so it is recorded as discarded.
+     * This outcome in an at-most-once queue, whose claim removed the job: a completion needs no
+     * write; a cancel stays a cancel; anything else (failure, snooze, discard) can never run the
+     * job again, so it is recorded as discarded. Those two are written back as new rows.
      */
     Outcome atMostOnce(Instant now) {
         if (isPlainCompletion()) {
-            return new Outcome(job, type, state, scheduledAt, finalizedAt, error, 0, runTime, JobState.COMPLETED);
+            return new Outcome(job, type, state, scheduledAt, finalizedAt, error, 0, runTime, true);
         }
         if (type == JobEvent.Type.CANCELLED) {
-            return new Outcome(job, type, state, null, finalizedAt, error, 0, runTime, JobState.COMPLETED);
+            return new Outcome(job, type, state, null, finalizedAt, error, 0, runTime, true);
         }
         JobError recorded = error != null ? error : new JobError(job.attempt(), now,
                 "snoozed in an at-most-once queue, so it is not run again", "");
-        return new Outcome(job, JobEvent.Type.DISCARDED, JobState.DISCARDED, null, now, recorded, 0, runTime,
-                JobState.COMPLETED);
+        return new Outcome(job, JobEvent.Type.DISCARDED, JobState.DISCARDED, null, now, recorded, 0, runTime, true);
     }
 
     static Outcome completed(JobRow job, Instant now, Duration runTime) {

@@ -196,8 +196,8 @@ public final class Producer implements Service {
                 Outcome outcome = runner.run(job);
                 if (config.atMostOnce()) {
                     outcome = outcome.atMostOnce(clock.instant());
-                    if (outcome.alreadyStored() && !completer.hasListeners()) {
-                        return; // the claim stored it: nothing to write, nobody to tell
+                    if (outcome.needsNoWrite() && !completer.hasListeners()) {
+                        return; // the claim removed it: nothing to write, nobody to tell
                     }
                 }
                 completer.submit(outcome);

@@ -10,6 +10,7 @@ import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.Migration;
@@ -169,6 +170,11 @@ public final class PostgresDriver implements Driver {
     @Override
     public void jobSetStateMany(List<JobSetStateParams> updates) {
         jobs.setStateMany(updates);
+    }
+
+    @Override
+    public void jobReinsertMany(List<JobReinsertParams> jobs) {
+        this.jobs.reinsertMany(jobs);
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobJson;
+import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.SqlFile;
@@ -33,7 +34,7 @@ import java.util.Set;
  */
 final class PostgresJobs {
     private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobClaim", "JobClaimAtMostOnce",
-            "JobCompleteMany", "JobSetStateMany", "JobScheduleDue", "JobGet", "JobList", "JobCountByState");
+            "JobCompleteMany", "JobSetStateMany", "JobReinsertMany", "JobScheduleDue", "JobGet", "JobList", "JobCountByState");
 
     private final PostgresSchema schema;
     private final PostgresConnections connections;
@@ -122,22 +123,20 @@ final class PostgresJobs {
         }
         OffsetDateTime now = timestamp(params.now());
         Instant stored = Times.truncate(params.now());
-        JobState claimedState = params.atMostOnce() ? JobState.COMPLETED : JobState.RUNNING;
         List<JobRow> jobs = connections.run("claiming jobs", c -> {
             String statement = params.atMostOnce() ? "JobClaimAtMostOnce" : "JobClaim";
             try (PreparedStatement ps = c.prepareStatement(sql.get(statement))) {
                 ps.setString(1, params.queue());
                 ps.setObject(2, now);
                 ps.setInt(3, params.max());
-                ps.setObject(4, now);
-                ps.setString(5, params.clientId());
-                if (params.atMostOnce()) {
-                    ps.setObject(6, now);
+                if (!params.atMostOnce()) {
+                    ps.setObject(4, now);
+                    ps.setString(5, params.clientId());
                 }
                 List<JobRow> rows = new ArrayList<>(Math.min(params.max(), 1_000));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        rows.add(PostgresRows.decodeClaimed(rs, claimedState, stored));
+                        rows.add(PostgresRows.decodeClaimed(rs, params, stored));
                     }
                 }
                 return rows;
@@ -173,7 +172,6 @@ final class PostgresJobs {
         Long[] finalizedAt = new Long[n];
         String[] errors = new String[n];
         int[] attemptDeltas = new int[n];
-        String[] fromStates = new String[n];
         for (int i = 0; i < n; i++) {
             JobSetStateParams u = updates.get(i);
             ids[i] = u.id();
@@ -182,7 +180,6 @@ final class PostgresJobs {
             finalizedAt[i] = micros(u.finalizedAt());
             errors[i] = u.error();
             attemptDeltas[i] = u.attemptDelta();
-            fromStates[i] = u.from().dbName();
         }
         connections.run("recording job outcomes", c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.get("JobSetStateMany"))) {
@@ -192,7 +189,70 @@ final class PostgresJobs {
                 ps.setArray(4, c.createArrayOf("int8", finalizedAt));
                 ps.setArray(5, c.createArrayOf("text", errors));
                 ps.setObject(6, attemptDeltas);
-                ps.setArray(7, c.createArrayOf("text", fromStates));
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    void reinsertMany(List<JobReinsertParams> jobs) {
+        if (jobs.isEmpty()) {
+            return;
+        }
+        int n = jobs.size();
+        long[] ids = new long[n];
+        String[] kinds = new String[n];
+        String[] args = new String[n];
+        String[] states = new String[n];
+        String[] queues = new String[n];
+        int[] priorities = new int[n];
+        int[] attempts = new int[n];
+        int[] maxAttempts = new int[n];
+        Long[] attemptedAt = new Long[n];
+        String[] attemptedBy = new String[n];
+        long[] createdAt = new long[n];
+        long[] scheduledAt = new long[n];
+        long[] finalizedAt = new long[n];
+        String[] errors = new String[n];
+        String[] metadata = new String[n];
+        String[] tags = new String[n];
+        for (int i = 0; i < n; i++) {
+            JobReinsertParams r = jobs.get(i);
+            JobRow job = r.job();
+            ids[i] = job.id();
+            kinds[i] = job.kind();
+            args[i] = job.args();
+            states[i] = r.state().dbName();
+            queues[i] = job.queue();
+            priorities[i] = job.priority();
+            attempts[i] = job.attempt();
+            maxAttempts[i] = job.maxAttempts();
+            attemptedAt[i] = micros(job.attemptedAt().orElse(null));
+            attemptedBy[i] = JobJson.encodeStrings(job.attemptedBy());
+            createdAt[i] = Times.toMicros(job.createdAt());
+            scheduledAt[i] = Times.toMicros(job.scheduledAt());
+            finalizedAt[i] = Times.toMicros(r.finalizedAt());
+            errors[i] = r.errorsJson();
+            metadata[i] = job.metadata();
+            tags[i] = JobJson.encodeStrings(job.tags());
+        }
+        connections.run("writing back jobs claimed at most once", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("JobReinsertMany"))) {
+                ps.setObject(1, ids);
+                ps.setArray(2, c.createArrayOf("text", kinds));
+                ps.setArray(3, c.createArrayOf("text", args));
+                ps.setArray(4, c.createArrayOf("text", states));
+                ps.setArray(5, c.createArrayOf("text", queues));
+                ps.setObject(6, priorities);
+                ps.setObject(7, attempts);
+                ps.setObject(8, maxAttempts);
+                ps.setArray(9, c.createArrayOf("int8", attemptedAt));
+                ps.setArray(10, c.createArrayOf("text", attemptedBy));
+                ps.setObject(11, createdAt);
+                ps.setObject(12, scheduledAt);
+                ps.setObject(13, finalizedAt);
+                ps.setArray(14, c.createArrayOf("text", errors));
+                ps.setArray(15, c.createArrayOf("text", metadata));
+                ps.setArray(16, c.createArrayOf("text", tags));
                 return ps.executeUpdate();
             }
         });

@@ -3,6 +3,7 @@ package dev.runnel.postgres;
 import dev.runnel.JobError;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
+import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobJson;
 import java.sql.Array;
 import java.sql.ResultSet;
@@ -41,7 +42,8 @@ final class PostgresRows {
      * Decodes a claimed row, in the claim statements' shorter column order: the state and the
      * attempt's time ({@code now}, as stored) are the claim's own, not read back.
      */
-    static JobRow decodeClaimed(ResultSet rs, JobState state, Instant now) throws SQLException {
+    static JobRow decodeClaimed(ResultSet rs, JobClaimParams claim, Instant now) throws SQLException {
+        JobState state = claim.claimedState();
         return new JobRow(
                 rs.getLong(1),
                 rs.getString(2),
@@ -52,7 +54,7 @@ final class PostgresRows {
                 rs.getInt(6),
                 rs.getInt(7),
                 Optional.of(now),
-                strings(rs, 8),
+                claim.attemptedBy(strings(rs, 8)),
                 instant(rs, 9),
                 instant(rs, 10),
                 state.isFinal() ? Optional.of(now) : Optional.empty(),

@@ -61,8 +61,10 @@ RETURNING j.id, j.kind, j.args, j.queue, j.priority, j.attempt, j.max_attempts, 
           j.scheduled_at, j.errors::text[], j.metadata, j.tags;
 
 -- name: JobClaimAtMostOnce
--- The at-most-once claim: the same selection, but the jobs go straight to completed, so that no
--- completion write follows. Parameters as JobClaim, then ?6 now again, for finalized_at.
+-- The at-most-once claim: the same selection, but the jobs are deleted, so that no completion
+-- write follows and a success leaves no row. A delete writes no new row version and no index
+-- entry: per row it costs about half the claim's update. The attempt returned is the one being
+-- made; the caller adds itself to attempted_by. ?1 queue, ?2 now, ?3 batch size.
 WITH locked AS MATERIALIZED (
     SELECT id FROM {schema}.runnel_job
     WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
@@ -70,14 +72,9 @@ WITH locked AS MATERIALIZED (
     LIMIT ?
     FOR UPDATE SKIP LOCKED
 )
-UPDATE {schema}.runnel_job j
-SET state = 'completed',
-    attempt = j.attempt + 1,
-    attempted_at = ?,
-    attempted_by = array_append(j.attempted_by, ?),
-    finalized_at = ?
+DELETE FROM {schema}.runnel_job j
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
-RETURNING j.id, j.kind, j.args, j.queue, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
+RETURNING j.id, j.kind, j.args, j.queue, j.priority, j.attempt + 1, j.max_attempts, j.attempted_by, j.created_at,
           j.scheduled_at, j.errors::text[], j.metadata, j.tags;
 
 -- name: JobCompleteMany
@@ -90,20 +87,42 @@ FROM unnest(?::bigint[], ?::bigint[]) AS batch(id, finalized_at)
 WHERE j.id = batch.id AND j.state = 'running';
 
 -- name: JobSetStateMany
--- Every other outcome, one statement per batch, for jobs still in the state each row expects
--- (running; completed after an at-most-once claim). A null scheduled_at leaves the job's as it
--- is; a null error appends nothing.
+-- Every other outcome, one statement per batch, for jobs still running. A null scheduled_at leaves
+-- the job's as it is; a null error appends nothing.
 -- ?1 ids, ?2 states, ?3 scheduled_at us, ?4 finalized_at us, ?5 errors (JSON objects),
--- ?6 attempt deltas, ?7 expected current states.
+-- ?6 attempt deltas.
 UPDATE {schema}.runnel_job j
 SET state = batch.state::{schema}.runnel_job_state,
     scheduled_at = coalesce(timestamptz 'epoch' + batch.scheduled_at * interval '1 microsecond', j.scheduled_at),
     finalized_at = timestamptz 'epoch' + batch.finalized_at * interval '1 microsecond',
     attempt = j.attempt + batch.attempt_delta,
     errors = CASE WHEN batch.error IS NULL THEN j.errors ELSE array_append(j.errors, batch.error::jsonb) END
-FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::text[], ?::integer[], ?::text[])
-     AS batch(id, state, scheduled_at, finalized_at, error, attempt_delta, from_state)
-WHERE j.id = batch.id AND j.state = batch.from_state::{schema}.runnel_job_state;
+FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::text[], ?::integer[])
+     AS batch(id, state, scheduled_at, finalized_at, error, attempt_delta)
+WHERE j.id = batch.id AND j.state = 'running';
+
+-- name: JobReinsertMany
+-- Writes back jobs an at-most-once claim deleted, under their own ids, once their attempt failed
+-- or was cancelled. A job whose id is present already is left alone, so a repeat changes nothing.
+-- Lists travel as JSON arrays. ?1 ids, ?2 kinds, ?3 args, ?4 states, ?5 queues, ?6 priorities,
+-- ?7 attempts, ?8 max_attempts, ?9 attempted_at us, ?10 attempted_by, ?11 created_at us,
+-- ?12 scheduled_at us, ?13 finalized_at us, ?14 errors, ?15 metadata, ?16 tags.
+INSERT INTO {schema}.runnel_job (id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at,
+                                 attempted_by, created_at, scheduled_at, finalized_at, errors, metadata, tags)
+SELECT id, kind, args::jsonb, state::{schema}.runnel_job_state, queue, priority, attempt, max_attempts,
+       timestamptz 'epoch' + attempted_at * interval '1 microsecond',
+       ARRAY(SELECT jsonb_array_elements_text(attempted_by::jsonb)),
+       timestamptz 'epoch' + created_at * interval '1 microsecond',
+       timestamptz 'epoch' + scheduled_at * interval '1 microsecond',
+       timestamptz 'epoch' + finalized_at * interval '1 microsecond',
+       ARRAY(SELECT jsonb_array_elements(errors::jsonb)),
+       metadata::jsonb,
+       ARRAY(SELECT jsonb_array_elements_text(tags::jsonb))
+FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::smallint[], ?::integer[], ?::integer[],
+            ?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[])
+     AS x(id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by, created_at,
+          scheduled_at, finalized_at, errors, metadata, tags)
+ON CONFLICT (id) DO NOTHING;
 
 -- name: JobScheduleDue
 -- Due scheduled and retryable jobs become available, at most ?2 of them, skipping rows another

@@ -7,6 +7,7 @@ import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.Migration;
@@ -97,6 +98,14 @@ final class FailureCountingDriver implements Driver {
     public void jobSetStateMany(List<JobSetStateParams> updates) {
         counted(failedWrites, () -> {
             delegate.jobSetStateMany(updates);
+            return null;
+        });
+    }
+
+    @Override
+    public void jobReinsertMany(List<JobReinsertParams> jobs) {
+        counted(failedWrites, () -> {
+            delegate.jobReinsertMany(jobs);
             return null;
         });
     }

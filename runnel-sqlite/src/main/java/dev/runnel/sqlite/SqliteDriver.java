@@ -11,6 +11,7 @@ import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobJson;
+import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.Migration;
@@ -255,17 +256,24 @@ public final class SqliteDriver implements Driver {
     @Override
     public List<JobRow> jobClaim(JobClaimParams params) {
         long now = Times.toMicros(params.now());
-        JobState claimedState = params.atMostOnce() ? JobState.COMPLETED : JobState.RUNNING;
         List<JobRow> jobs = connections.write(s -> {
-            PreparedStatement claim = s.prepare(sql.get(params.atMostOnce() ? "JobClaimAtMostOnce" : "JobClaim"));
-            claim.setLong(1, now);
-            claim.setString(2, params.clientId());
-            claim.setString(3, params.queue());
-            claim.setInt(4, params.max());
+            PreparedStatement claim;
+            if (params.atMostOnce()) {
+                claim = s.prepare(sql.get("JobClaimAtMostOnce"));
+                claim.setLong(1, now);
+                claim.setString(2, params.queue());
+                claim.setInt(3, params.max());
+            } else {
+                claim = s.prepare(sql.get("JobClaim"));
+                claim.setLong(1, now);
+                claim.setString(2, params.clientId());
+                claim.setString(3, params.queue());
+                claim.setInt(4, params.max());
+            }
             List<JobRow> rows = new ArrayList<>(params.max());
             try (ResultSet rs = claim.executeQuery()) {
                 while (rs.next()) {
-                    rows.add(SqliteRows.decodeClaimed(rs, claimedState, now));
+                    rows.add(SqliteRows.decodeClaimed(rs, params, now));
                 }
             }
             return rows;
@@ -294,7 +302,6 @@ public final class SqliteDriver implements Driver {
                 setMicros(set, 3, u.scheduledAt());
                 setMicros(set, 4, u.finalizedAt());
                 set.setInt(5, u.attemptDelta());
-                set.setString(7, u.from().dbName());
                 if (u.error() == null) {
                     set.setNull(6, Types.VARCHAR);
                 } else {
@@ -303,6 +310,35 @@ public final class SqliteDriver implements Driver {
                 set.addBatch();
             }
             set.executeBatch();
+            return null;
+        });
+    }
+
+    @Override
+    public void jobReinsertMany(List<JobReinsertParams> jobs) {
+        connections.writeTransaction(s -> {
+            PreparedStatement insert = s.prepare(sql.get("JobReinsert"));
+            for (JobReinsertParams r : jobs) {
+                JobRow job = r.job();
+                insert.setLong(1, job.id());
+                insert.setString(2, job.kind());
+                insert.setString(3, job.args());
+                insert.setString(4, r.state().dbName());
+                insert.setString(5, job.queue());
+                insert.setInt(6, job.priority());
+                insert.setInt(7, job.attempt());
+                insert.setInt(8, job.maxAttempts());
+                setMicros(insert, 9, job.attemptedAt().orElse(null));
+                insert.setString(10, JobJson.encodeStrings(job.attemptedBy()));
+                insert.setLong(11, Times.toMicros(job.createdAt()));
+                insert.setLong(12, Times.toMicros(job.scheduledAt()));
+                insert.setLong(13, Times.toMicros(r.finalizedAt()));
+                insert.setString(14, r.errorsJson());
+                insert.setString(15, job.metadata());
+                insert.setString(16, JobJson.encodeStrings(job.tags()));
+                insert.addBatch();
+            }
+            insert.executeBatch();
             return null;
         });
     }

@@ -2,6 +2,7 @@ package dev.runnel.sqlite;
 
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
+import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobJson;
 import dev.runnel.driver.Times;
 import java.sql.ResultSet;
@@ -13,11 +14,12 @@ final class SqliteRows {
     private SqliteRows() {}
 
     /**
-     * Decodes a claimed row, in the claim statements' shorter column order; the state and the
-     * attempt's times are the claim's own, not read back (each column read is a JNI call, under
-     * the writer lock).
+     * Decodes a row {@code claim} returned, in the claim statements' shorter column order; the
+     * state and the attempt's times are the claim's own, not read back (each column read is a JNI
+     * call, under the writer lock).
      */
-    static JobRow decodeClaimed(ResultSet rs, JobState state, long nowMicros) throws SQLException {
+    static JobRow decodeClaimed(ResultSet rs, JobClaimParams claim, long nowMicros) throws SQLException {
+        JobState state = claim.claimedState();
         java.time.Instant now = Times.fromMicros(nowMicros);
         return new JobRow(
                 rs.getLong(1),
@@ -29,7 +31,7 @@ final class SqliteRows {
                 rs.getInt(6),
                 rs.getInt(7),
                 Optional.of(now),
-                JobJson.decodeStrings(rs.getString(8)),
+                claim.attemptedBy(JobJson.decodeStrings(rs.getString(8))),
                 Times.fromMicros(rs.getLong(9)),
                 Times.fromMicros(rs.getLong(10)),
                 state.isFinal() ? Optional.of(now) : Optional.empty(),

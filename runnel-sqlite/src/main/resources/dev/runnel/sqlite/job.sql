@@ -48,20 +48,17 @@ RETURNING id, kind, args, queue, priority, attempt, max_attempts, attempted_by, 
           errors, metadata, tags;
 
 -- name: JobClaimAtMostOnce
--- The at-most-once claim: the same selection, but the jobs go straight to completed, so no
--- completion write follows. Parameters as JobClaim.
-UPDATE runnel_job
-SET state = 'completed',
-    attempt = attempt + 1,
-    attempted_at = ?1,
-    attempted_by = json_insert(coalesce(attempted_by, '[]'), '$[#]', ?2),
-    finalized_at = ?1
+-- The at-most-once claim: the same selection, but the jobs are deleted, so that no completion
+-- write follows and a success leaves no row. Per row a delete costs the single writer about 40%
+-- less than the claim's update. The attempt returned is the one being made; the caller adds
+-- itself to attempted_by. ?1 now, ?2 queue, ?3 batch size.
+DELETE FROM runnel_job
 WHERE id IN (
     SELECT id FROM runnel_job
-    WHERE state = 'available' AND queue = ?3 AND scheduled_at <= ?1
+    WHERE state = 'available' AND queue = ?2 AND scheduled_at <= ?1
     ORDER BY priority, scheduled_at, id
-    LIMIT ?4)
-RETURNING id, kind, args, queue, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
+    LIMIT ?3)
+RETURNING id, kind, args, queue, priority, attempt + 1, max_attempts, attempted_by, created_at, scheduled_at,
           errors, metadata, tags;
 
 -- name: JobCompleteMany
@@ -74,15 +71,23 @@ FROM (SELECT value ->> 0 AS id, value ->> 1 AS finalized_at FROM json_each(?1)) 
 WHERE runnel_job.id = batch.id AND +runnel_job.state = 'running';
 
 -- name: JobSetState
--- Any other outcome of a job still in state ?7 (running; completed after an at-most-once claim).
--- ?3 scheduled_at and ?6 error may be null (left as they are).
+-- Any other outcome of a job still running. ?3 scheduled_at and ?6 error may be null (left as
+-- they are).
 UPDATE runnel_job
 SET state = ?2,
     scheduled_at = coalesce(?3, scheduled_at),
     finalized_at = ?4,
     attempt = attempt + ?5,
     errors = CASE WHEN ?6 IS NULL THEN errors ELSE json_insert(coalesce(errors, '[]'), '$[#]', json(?6)) END
-WHERE id = ?1 AND state = ?7;
+WHERE id = ?1 AND state = 'running';
+
+-- name: JobReinsert
+-- Writes back a job an at-most-once claim deleted, under its own id, once its attempt failed or
+-- was cancelled. A job whose id is present already is left alone, so a repeat changes nothing.
+INSERT INTO runnel_job (id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
+                        created_at, scheduled_at, finalized_at, errors, metadata, tags)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (id) DO NOTHING;
 
 -- name: JobScheduleDue
 UPDATE runnel_job

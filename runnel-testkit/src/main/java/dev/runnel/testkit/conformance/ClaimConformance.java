@@ -9,11 +9,13 @@ import dev.runnel.Runnel;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobJson;
+import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.Times;
 import dev.runnel.JobError;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -124,5 +126,56 @@ public abstract class ClaimConformance extends DriverConformance {
         driver.jobSetStateMany(List.of(new JobSetStateParams(retried, JobState.RETRYABLE, T0.plusSeconds(100), null,
                 JobJson.encodeError(second), 0)));
         assertThat(runnel.jobGet(retried).orElseThrow().errors()).containsExactly(error, second);
+    }
+
+    @Test
+    void atMostOnceClaimDeletesTheJobsAndReturnsThemCompleted() {
+        Runnel runnel = inserter();
+        long a = insert(runnel, "a", InsertOptions.NONE);
+        long b = insert(runnel, "b", InsertOptions.builder().priority(2).build());
+        long other = insert(runnel, "o", InsertOptions.builder().queue("other").build());
+        List<JobRow> claimed = driver.jobClaim(new JobClaimParams("default", 10, T0, "client-a", true));
+        assertThat(claimed).extracting(JobRow::id).containsExactly(a, b);
+        assertThat(claimed).allSatisfy(job -> {
+            assertThat(job.state()).isEqualTo(JobState.COMPLETED);
+            assertThat(job.attempt()).isEqualTo(1);
+            assertThat(job.attemptedAt()).contains(T0);
+            assertThat(job.attemptedBy()).containsExactly("client-a");
+            assertThat(job.finalizedAt()).contains(T0);
+        });
+        assertThat(runnel.jobGet(a)).isEmpty();
+        assertThat(runnel.jobGet(b)).isEmpty();
+        assertThat(driver.jobClaim(new JobClaimParams("default", 10, T0, "client-a", true))).isEmpty();
+        assertThat(runnel.jobGet(other).orElseThrow().state()).isEqualTo(JobState.AVAILABLE);
+    }
+
+    @Test
+    void reinsertWritesBackAJobClaimedAtMostOnceAndIsSafeToRepeat() {
+        Runnel runnel = inserter();
+        long id = insert(runnel, "x", InsertOptions.builder().priority(3).maxAttempts(5).tags(List.of("t1", "t2"))
+                .metadata(java.util.Map.of("tenant", "acme")).build());
+        // A first attempt failed at least once, so the write-back must keep its earlier error.
+        claim("default", 10);
+        JobError first = new JobError(1, T0, "first", "");
+        driver.jobSetStateMany(List.of(new JobSetStateParams(id, JobState.AVAILABLE, T0, null, JobJson.encodeError(first), 0)));
+        clock.advance(Duration.ofSeconds(1));
+        JobRow claimed = driver.jobClaim(new JobClaimParams("default", 10, clock.instant(), "client-b", true)).getFirst();
+        assertThat(claimed.attempt()).isEqualTo(2);
+        assertThat(claimed.attemptedBy()).containsExactly("client-a", "client-b");
+        assertThat(runnel.jobGet(id)).isEmpty();
+
+        JobError second = new JobError(2, clock.instant(), "second", "trace");
+        Instant finalizedAt = clock.instant().plusMillis(3);
+        JobReinsertParams back = new JobReinsertParams(claimed, JobState.DISCARDED, finalizedAt, JobJson.encodeError(second));
+        driver.jobReinsertMany(List.of(back));
+        driver.jobReinsertMany(List.of(back)); // a repeat after an unclear failure changes nothing
+
+        JobRow stored = runnel.jobGet(id).orElseThrow();
+        assertThat(stored.state()).isEqualTo(JobState.DISCARDED);
+        assertThat(stored.finalizedAt()).contains(finalizedAt);
+        assertThat(stored.errors()).containsExactly(first, second);
+        assertThat(stored).usingRecursiveComparison().ignoringFields("state", "finalizedAt", "errors").isEqualTo(claimed);
+        assertThat(runnel.jobList(dev.runnel.JobQuery.all())).hasSize(1);
+        assertThat(claim("default", 10)).isEmpty();
     }
 }

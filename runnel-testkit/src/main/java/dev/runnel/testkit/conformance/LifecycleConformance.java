@@ -339,7 +339,7 @@ public abstract class LifecycleConformance extends DriverConformance {
     }
 
     @Test
-    void atMostOnceClaimCompletesWithoutAWriteAndNeverRetries() {
+    void atMostOnceLeavesNoRowForASuccessAndWritesBackFailures() {
         AtomicInteger runs = new AtomicInteger();
         Runnel runnel = started(client().queue("once", 5, Runnel.Delivery.AT_MOST_ONCE).listener(events)
                 .worker(TestArgs.class, job -> {
@@ -358,28 +358,19 @@ public abstract class LifecycleConformance extends DriverConformance {
         assertThat(events.await(ok).type()).isEqualTo(JobEvent.Type.COMPLETED);
         assertThat(events.await(failing).type()).isEqualTo(JobEvent.Type.DISCARDED);
         assertThat(events.await(cancelled).type()).isEqualTo(JobEvent.Type.CANCELLED);
-        JobRow done = job(runnel, ok);
-        assertThat(done.state()).isEqualTo(JobState.COMPLETED);
-        assertThat(done.attempt()).isEqualTo(1);
-        assertThat(done.finalizedAt()).contains(T0);
+        assertThat(events.await(ok).job().finalizedAt()).contains(T0);
+        // A success leaves no row; a failure and a cancel are written back, with their errors.
+        assertThat(runnel.jobGet(ok)).isEmpty();
         JobRow lost = job(runnel, failing);
         assertThat(lost.state()).isEqualTo(JobState.DISCARDED);
+        assertThat(lost.attempt()).isEqualTo(1);
+        assertThat(lost.finalizedAt()).isPresent();
         assertThat(lost.lastError().orElseThrow().message()).contains("lost for good");
-        assertThat(job(runnel, cancelled).state()).isEqualTo(JobState.CANCELLED);
+        JobRow cancel = job(runnel, cancelled);
+        assertThat(cancel.state()).isEqualTo(JobState.CANCELLED);
+        assertThat(cancel.lastError().orElseThrow().message()).contains("not wanted");
         clock.advance(Duration.ofHours(1));
         assertThat(runs).hasValue(3);
-    }
-
-    @Test
-    void atMostOnceClaimFinalizesAtTheDriver() {
-        long id = inserter().insert(new TestArgs("x", 1));
-        List<JobRow> claimed = driver.jobClaim(new dev.runnel.driver.JobClaimParams("default", 10, T0, "c", true));
-        assertThat(claimed).singleElement().satisfies(row -> {
-            assertThat(row.id()).isEqualTo(id);
-            assertThat(row.state()).isEqualTo(JobState.COMPLETED);
-            assertThat(row.finalizedAt()).contains(T0);
-        });
-        assertThat(driver.jobClaim(new dev.runnel.driver.JobClaimParams("default", 10, T0, "c", true))).isEmpty();
     }
 
     @Test
