@@ -45,7 +45,7 @@ public final class SqliteDriver implements Driver {
     public static final int DEFAULT_READERS = 2;
 
     private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUniform", "JobInsertReturning", "LastInsertId",
-            "JobClaim", "JobClaimAtMostOnce", "JobCompleteMany", "JobSetState", "JobScheduleDue", "JobGet", "JobList", "JobCountByState");
+            "JobClaim", "JobClaimAtMostOnce", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobGet", "JobList", "JobCountByState");
     private static final Set<String> MIGRATION_STATEMENTS = Set.of("MigrationTableCreate", "MigrationTableExists",
             "MigrationList", "MigrationGet", "MigrationInsert", "MigrationDelete");
 
