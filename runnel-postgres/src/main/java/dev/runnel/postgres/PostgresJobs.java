@@ -39,6 +39,7 @@ final class PostgresJobs {
     private final PostgresSchema schema;
     private final PostgresConnections connections;
     private final SqlFile sql;
+    private final ClaimCursor cursor = new ClaimCursor();
 
     PostgresJobs(PostgresSchema schema, PostgresConnections connections) {
         this.schema = schema;
@@ -121,6 +122,21 @@ final class PostgresJobs {
         if (params.max() <= 0) {
             return List.of();
         }
+        ClaimCursor.Position from = cursor.from(params.queue(), params.now());
+        List<JobRow> jobs = claimFrom(params, from, params.max());
+        if (from != ClaimCursor.START && jobs.size() < params.max()) {
+            // Nothing more past the position: look behind it too before the queue counts as drained.
+            jobs.addAll(claimFrom(params, ClaimCursor.START, params.max() - jobs.size()));
+            jobs.sort(ClaimOrder.COMPARATOR);
+            cursor.claimed(params.queue(), ClaimCursor.START, List.of(), params.max(), params.now());
+        } else {
+            cursor.claimed(params.queue(), from, jobs, params.max(), params.now());
+        }
+        return jobs;
+    }
+
+    /** One claim statement, scanning the queue from {@code from}; the jobs in claim order. */
+    private List<JobRow> claimFrom(JobClaimParams params, ClaimCursor.Position from, int max) {
         OffsetDateTime now = timestamp(params.now());
         Instant stored = Times.truncate(params.now());
         List<JobRow> jobs = connections.run("claiming jobs", c -> {
@@ -128,12 +144,15 @@ final class PostgresJobs {
             try (PreparedStatement ps = c.prepareStatement(sql.get(statement))) {
                 ps.setString(1, params.queue());
                 ps.setObject(2, now);
-                ps.setInt(3, params.max());
+                ps.setInt(3, from.priority());
+                ps.setObject(4, timestamp(from.scheduledAt()));
+                ps.setLong(5, from.id());
+                ps.setInt(6, max);
                 if (!params.atMostOnce()) {
-                    ps.setObject(4, now);
-                    ps.setString(5, params.clientId());
+                    ps.setObject(7, now);
+                    ps.setString(8, params.clientId());
                 }
-                List<JobRow> rows = new ArrayList<>(Math.min(params.max(), 1_000));
+                List<JobRow> rows = new ArrayList<>(Math.min(max, 1_000));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         rows.add(PostgresRows.decodeClaimed(rs, params, stored));

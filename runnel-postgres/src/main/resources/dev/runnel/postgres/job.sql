@@ -40,13 +40,17 @@ ORDER BY ord;
 -- The locked ids come back as one array, evaluated once, so the update is always a primary-key
 -- lookup whatever the table's size: joined as a table (FROM locked), a batch of 1,000 on a
 -- 50,000-row table was planned as a hash join over a sequential scan, 13.4 ms instead of 4.8 ms.
--- The state stays a literal so that prepared plans match the partial fetch index. RETURNING gives
--- no order: the driver sorts.
--- ?1 queue, ?2 now, ?3 batch size, ?4 now, ?5 client id. It returns PostgresRows.decodeClaimed's
--- columns: the state, attempted_at and finalized_at are this statement's own, so not read back.
+-- The state stays a literal so that prepared plans match the partial fetch index. The scan starts
+-- after a position (priority, scheduled_at, id) from ClaimCursor, which skips the entries of jobs
+-- claimed since the last vacuum; (0, epoch, 0) is the start. RETURNING gives no order: the driver
+-- sorts.
+-- ?1 queue, ?2 now, ?3-?5 the position, ?6 batch size, ?7 now, ?8 client id. It returns
+-- PostgresRows.decodeClaimed's columns: the state, attempted_at and finalized_at are this
+-- statement's own, so not read back.
 WITH locked AS MATERIALIZED (
     SELECT id FROM {schema}.runnel_job
     WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
+      AND (priority, scheduled_at, id) > (?, ?, ?)
     ORDER BY priority, scheduled_at, id
     LIMIT ?
     FOR UPDATE SKIP LOCKED
@@ -64,10 +68,12 @@ RETURNING j.id, j.kind, j.args, j.queue, j.priority, j.attempt, j.max_attempts, 
 -- The at-most-once claim: the same selection, but the jobs are deleted, so that no completion
 -- write follows and a success leaves no row. A delete writes no new row version and no index
 -- entry: per row it costs about half the claim's update. The attempt returned is the one being
--- made; the caller adds itself to attempted_by. ?1 queue, ?2 now, ?3 batch size.
+-- made; the caller adds itself to attempted_by. ?1 queue, ?2 now, ?3-?5 the position, ?6 batch
+-- size.
 WITH locked AS MATERIALIZED (
     SELECT id FROM {schema}.runnel_job
     WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
+      AND (priority, scheduled_at, id) > (?, ?, ?)
     ORDER BY priority, scheduled_at, id
     LIMIT ?
     FOR UPDATE SKIP LOCKED

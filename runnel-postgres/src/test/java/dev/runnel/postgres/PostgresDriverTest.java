@@ -180,6 +180,29 @@ class PostgresDriverTest {
     }
 
     @Test
+    void inABacklogClaimsGoOnFromTheLastFullClaimForASecond() {
+        try (PostgresDriver d = db.newDriver()) {
+            new Migrator(d).up();
+            JobInsertParams low = new JobInsertParams("k", "{}", "q", 2, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}");
+            long[] backlog = d.jobInsertMany(List.of(low, low, low, low, low, low));
+            assertThat(d.jobClaim(new JobClaimParams("q", 2, T0, "c"))).extracting(JobRow::id)
+                    .containsExactly(backlog[0], backlog[1]);
+            long urgent = d.jobInsertMany(List.of(new JobInsertParams("k", "{}", "q", 1, JobState.AVAILABLE, T0, T0, 25,
+                    List.of(), "{}")))[0];
+            // The backlog goes on from where the last full claim ended, so the urgent job waits...
+            assertThat(d.jobClaim(new JobClaimParams("q", 2, T0.plusMillis(999), "c"))).extracting(JobRow::id)
+                    .containsExactly(backlog[2], backlog[3]);
+            // ...for at most a second from the first claim of the run: then claims start from the top.
+            assertThat(d.jobClaim(new JobClaimParams("q", 2, T0.plusSeconds(1), "c"))).extracting(JobRow::id)
+                    .containsExactly(urgent, backlog[4]);
+            // A short claim from a position also looks behind it.
+            d.jobInsertMany(List.of(new JobInsertParams("k", "{}", "q", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}")));
+            assertThat(d.jobClaim(new JobClaimParams("q", 2, T0.plusSeconds(1), "c"))).hasSize(2);
+            assertThat(d.jobClaim(new JobClaimParams("q", 2, T0.plusSeconds(1), "c"))).isEmpty();
+        }
+    }
+
+    @Test
     void setStateManyWritesEachRowsOwnValuesInOneBatch() {
         try (PostgresDriver d = db.newDriver()) {
             new Migrator(d).up();

@@ -66,6 +66,19 @@ public abstract class ClaimConformance extends DriverConformance {
     }
 
     @Test
+    void aClaimThatComesBackShortTakesJobsBehindTheLastFullOne() {
+        Runnel runnel = inserter();
+        long first = insert(runnel, "a", InsertOptions.builder().priority(2).build());
+        long second = insert(runnel, "b", InsertOptions.builder().priority(2).build());
+        long third = insert(runnel, "c", InsertOptions.builder().priority(2).build());
+        assertThat(claim("default", 2)).extracting(JobRow::id).containsExactly(first, second);
+        // Sorts before everything claimed so far; a claim that does not fill up must still find it.
+        long urgent = insert(runnel, "urgent", InsertOptions.builder().priority(1).scheduledAt(T0.minusSeconds(60)).build());
+        assertThat(claim("default", 10)).extracting(JobRow::id).containsExactly(urgent, third);
+        assertThat(claim("default", 10)).isEmpty();
+    }
+
+    @Test
     void futureJobsAreNotClaimedUntilScheduledDue() {
         Runnel runnel = inserter();
         long id = insert(runnel, "later", InsertOptions.builder().scheduledAt(T0.plusSeconds(30)).build());
