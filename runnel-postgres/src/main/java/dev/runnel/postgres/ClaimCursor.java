@@ -47,11 +47,16 @@ final class ClaimCursor {
      */
     void claimed(String queue, Position from, List<JobRow> claimed, int max, Instant now) {
         if (claimed.size() < max) {
-            positions.remove(queue);
+            drop(queue);
             return;
         }
         JobRow last = claimed.getLast();
         Instant since = from == START ? now : from.since();
         positions.put(queue, new Position(last.priority(), last.scheduledAt(), last.id(), since));
+    }
+
+    /** The next claim of {@code queue} starts from the top. */
+    void drop(String queue) {
+        positions.remove(queue);
     }
 }

@@ -128,7 +128,7 @@ final class PostgresJobs {
             // Nothing more past the position: look behind it too before the queue counts as drained.
             jobs.addAll(claimFrom(params, ClaimCursor.START, params.max() - jobs.size()));
             jobs.sort(ClaimOrder.COMPARATOR);
-            cursor.claimed(params.queue(), ClaimCursor.START, List.of(), params.max(), params.now());
+            cursor.drop(params.queue());
         } else {
             cursor.claimed(params.queue(), from, jobs, params.max(), params.now());
         }
