@@ -257,7 +257,10 @@ public final class Runnel implements AutoCloseable {
 
     // ---- reading ----
 
-    /** The job with this id, if it exists. */
+    /**
+     * The job with this id, if it exists: a job that succeeded in an {@link Delivery#AT_MOST_ONCE}
+     * queue does not (its claim removed it).
+     */
     public Optional<JobRow> jobGet(long id) {
         return driver.jobGet(id);
     }
