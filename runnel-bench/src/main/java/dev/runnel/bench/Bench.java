@@ -1,7 +1,6 @@
 package dev.runnel.bench;
 
 import dev.runnel.InsertOptions;
-import dev.runnel.JobEvent;
 import dev.runnel.Migrator;
 import dev.runnel.Runnel;
 import dev.runnel.driver.Driver;
@@ -12,7 +11,6 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The {@code runnel bench} workload: no-op jobs worked as fast as the runtime and database allow,
@@ -32,10 +30,8 @@ public final class Bench {
     private final Driver driver;
     private final Options options;
     private final PrintWriter out;
-    private final IdBitmap worked = new IdBitmap();
+    private final BenchJobs.Tally tally = new BenchJobs.Tally();
     private final IdBitmap inserted = new IdBitmap();
-    private final LongAdder completed = new LongAdder();
-    private final AtomicLong duplicates = new AtomicLong();
     private final AtomicLong insertedCount = new AtomicLong();
     private volatile boolean stopRequested;
     private final CountDownLatch interrupted = new CountDownLatch(1);
@@ -57,28 +53,8 @@ public final class Bench {
         new Migrator(driver).up();
         String queue = "bench_" + UUID.randomUUID().toString().substring(0, 8);
         InsertOptions insertOptions = InsertOptions.builder().queue(queue).build();
-        Runnel.Builder builder = Runnel.builder()
-                .driver(driver)
-                .queue(queue, options.maxWorkers(), options.atMostOnce()
-                        ? Runnel.Delivery.AT_MOST_ONCE : Runnel.Delivery.AT_LEAST_ONCE)
-                .worker(BenchJobs.Args.class, job -> {
-                    if (!worked.add(job.id())) {
-                        duplicates.incrementAndGet();
-                    }
-                    if (options.atMostOnce()) {
-                        completed.increment(); // the claim removed it: nothing is written after
-                    }
-                });
-        if (!options.atMostOnce()) {
-            // Completions count once written. At most once there is no listener, so that outcomes
-            // skip the completer as they would in production.
-            builder.listener(event -> {
-                if (event.type() == JobEvent.Type.COMPLETED) {
-                    completed.increment();
-                }
-            });
-        }
-        Runnel runnel = builder.build();
+        Runnel runnel = BenchJobs.client(driver, queue, options.maxWorkers(), options.atMostOnce()
+                ? Runnel.Delivery.AT_MOST_ONCE : Runnel.Delivery.AT_LEAST_ONCE, tally).build();
 
         double insertSeconds = 0;
         if (options.totalJobs() > 0) {
@@ -96,12 +72,12 @@ public final class Bench {
         long deadline = options.duration() == null ? Long.MAX_VALUE : start + options.duration().toNanos();
         Progress progress = new Progress(out, options.totalJobs() == 0, start);
         while (!stopRequested && System.nanoTime() - deadline < 0) {
-            if (options.totalJobs() > 0 && completed.sum() >= options.totalJobs()) {
+            if (options.totalJobs() > 0 && tally.completed.sum() >= options.totalJobs()) {
                 break;
             }
             interrupted.await(Math.max(0, Math.min(TimeUnit.MILLISECONDS.toNanos(20), deadline - System.nanoTime())),
                     TimeUnit.NANOSECONDS);
-            progress.maybePrint(completed.sum(), insertedCount.get());
+            progress.maybePrint(tally.completed.sum(), insertedCount.get());
         }
         long workEnd = System.nanoTime();
         stopRequested = true;
@@ -109,17 +85,17 @@ public final class Bench {
             feeder.join();
             // Work off what the feeder left queued, so the audit can be exact.
             long drainDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (completed.sum() < insertedCount.get() && System.nanoTime() - drainDeadline < 0) {
+            while (tally.completed.sum() < insertedCount.get() && System.nanoTime() - drainDeadline < 0) {
                 Thread.sleep(10);
             }
         }
         runnel.stop(Duration.ofSeconds(10));
-        long missing = inserted.countMissingIn(worked);
-        long total = completed.sum();
+        long missing = inserted.countMissingIn(tally.worked);
+        long total = tally.completed.sum();
         double seconds = (workEnd - start) / 1e9;
         BenchResult result = new BenchResult(driver.name(), options.atMostOnce() ? "at_most_once" : "at_least_once",
                 total, insertedCount.get(), total / seconds, insertSeconds,
-                insertSeconds > 0 ? insertedCount.get() / insertSeconds : 0, seconds, duplicates.get(), missing,
+                insertSeconds > 0 ? insertedCount.get() / insertSeconds : 0, seconds, tally.duplicates.get(), missing,
                 options.maxWorkers());
         out.printf(Locale.ROOT, "bench: total jobs worked [ %d ], total jobs inserted [ %d ], overall job/sec [ %.1f ], running %.3fs%n",
                 total, insertedCount.get(), result.jobsPerSec(), seconds);
@@ -135,7 +111,7 @@ public final class Bench {
     private void feed(Runnel runnel, InsertOptions insertOptions) {
         long backlog = Math.max(2L * options.maxWorkers(), 2L * BenchJobs.INSERT_BATCH);
         while (!stopRequested) {
-            if (insertedCount.get() - completed.sum() < backlog) {
+            if (insertedCount.get() - tally.completed.sum() < backlog) {
                 insert(runnel, insertOptions, BenchJobs.INSERT_BATCH);
             } else {
                 try {

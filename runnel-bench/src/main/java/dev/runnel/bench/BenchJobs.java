@@ -3,9 +3,13 @@ package dev.runnel.bench;
 import dev.runnel.InsertOptions;
 import dev.runnel.InsertRequest;
 import dev.runnel.JobArgs;
+import dev.runnel.JobEvent;
 import dev.runnel.Runnel;
+import dev.runnel.driver.Driver;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /** The no-op jobs every harness works, and how they are inserted. */
 public final class BenchJobs {
@@ -34,5 +38,41 @@ public final class BenchJobs {
                 batch.clear();
             }
         }
+    }
+
+    /** What a bench client saw: every id it was handed, how many it was handed twice, completions stored. */
+    public static final class Tally {
+        final IdBitmap worked = new IdBitmap();
+        final AtomicLong duplicates = new AtomicLong();
+        final LongAdder completed = new LongAdder();
+    }
+
+    /**
+     * A client of {@code workers} slots on {@code queue} that works bench jobs into {@code tally}.
+     * A completion counts once stored: at least once, when the listener hears of it; at most once,
+     * when the job has run (its claim removed it), and then with no listener, so that outcomes skip
+     * the completer as they would in production.
+     */
+    public static Runnel.Builder client(Driver driver, String queue, int workers, Runnel.Delivery delivery, Tally tally) {
+        boolean atMostOnce = delivery == Runnel.Delivery.AT_MOST_ONCE;
+        Runnel.Builder builder = Runnel.builder()
+                .driver(driver)
+                .queue(queue, workers, delivery)
+                .worker(Args.class, job -> {
+                    if (!tally.worked.add(job.id())) {
+                        tally.duplicates.incrementAndGet();
+                    }
+                    if (atMostOnce) {
+                        tally.completed.increment();
+                    }
+                });
+        if (!atMostOnce) {
+            builder.listener(event -> {
+                if (event.type() == JobEvent.Type.COMPLETED) {
+                    tally.completed.increment();
+                }
+            });
+        }
+        return builder;
     }
 }

@@ -104,7 +104,7 @@ public final class Drain {
             long workedDuplicates = 0;
             for (Child c : children) {
                 String done = c.awaitLine("done", Duration.ofSeconds(60));
-                workedDuplicates += Long.parseLong(done.split(" ")[2]);
+                workedDuplicates += Long.parseLong(done.split(" ")[1]);
                 c.process.waitFor(30, TimeUnit.SECONDS);
             }
             Audit audit = audit(queue, inserted, children);

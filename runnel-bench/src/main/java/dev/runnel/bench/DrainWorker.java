@@ -1,7 +1,6 @@
 package dev.runnel.bench;
 
 import dev.runnel.Drivers;
-import dev.runnel.JobEvent;
 import dev.runnel.Runnel;
 import java.io.BufferedReader;
 import java.io.DataOutputStream;
@@ -12,14 +11,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One worker process of a drain, started fresh by {@link Drain}. It talks over stdin/stdout:
  * prints {@code ready} once its client is built; starts working on {@code go}; prints
  * {@code progress N} (completions written) as it goes; on {@code stop} stops gracefully, writes
- * the ids it worked to its ids file, prints {@code done WORKED DUPLICATES} and exits.
+ * the ids it worked to its ids file, prints {@code done DUPLICATES} and exits.
  *
  * <p>Before it says {@code ready} it may work a number of warm-up jobs on a queue of its own, so
  * that the JIT compiler's one-time work on the hot path is not billed to the drain: the drain
@@ -39,39 +37,15 @@ public final class DrainWorker {
         Path idsFile = Path.of(args[4]);
         int warmup = Integer.parseInt(args[5]);
         Runnel.Delivery delivery = Runnel.Delivery.valueOf(args[6]);
-        boolean atMostOnce = delivery == Runnel.Delivery.AT_MOST_ONCE;
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         if (warmup > 0) {
             warmUp(url, queue + "_warmup_" + ProcessHandle.current().pid(), threads, cooldownMs, warmup, delivery);
         }
 
-        IdBitmap worked = new IdBitmap();
-        AtomicLong workedCount = new AtomicLong();
-        AtomicLong duplicates = new AtomicLong();
-        LongAdder completed = new LongAdder();
-        Runnel.Builder builder = Runnel.builder()
-                .driver(Drivers.open(url))
-                .queue(queue, threads, delivery)
+        BenchJobs.Tally tally = new BenchJobs.Tally();
+        Runnel runnel = BenchJobs.client(Drivers.open(url), queue, threads, delivery, tally)
                 .fetchCooldown(Duration.ofMillis(cooldownMs))
-                .worker(BenchJobs.Args.class, job -> {
-                    workedCount.incrementAndGet();
-                    if (!worked.add(job.id())) {
-                        duplicates.incrementAndGet();
-                    }
-                    if (atMostOnce) {
-                        completed.increment(); // the claim removed it: nothing is written after
-                    }
-                });
-        if (!atMostOnce) {
-            // Completions count once written; at most once there is nothing to write, and no
-            // listener, so that outcomes skip the completer as they would in production.
-            builder.listener(event -> {
-                if (event.type() == JobEvent.Type.COMPLETED) {
-                    completed.increment();
-                }
-            });
-        }
-        Runnel runnel = builder.build();
+                .build();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         out.println("ready");
         if (!"go".equals(in.readLine())) {
@@ -82,7 +56,7 @@ public final class DrainWorker {
         Thread reporter = Thread.ofPlatform().daemon().start(() -> {
             long last = -1;
             while (!Thread.currentThread().isInterrupted()) {
-                long now = completed.sum();
+                long now = tally.completed.sum();
                 if (now != last) {
                     out.println("progress " + now);
                     last = now;
@@ -100,8 +74,8 @@ public final class DrainWorker {
         }
         runnel.close();
         reporter.interrupt();
-        writeIds(worked, idsFile);
-        out.println("done " + workedCount.get() + " " + duplicates.get());
+        writeIds(tally.worked, idsFile);
+        out.println("done " + tally.duplicates.get());
     }
 
     private static void warmUp(String url, String queue, int threads, long cooldownMs, int jobs,
