@@ -1,9 +1,12 @@
 package dev.runnel.driver;
 
+import dev.runnel.JobError;
+import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Claim up to {@code max} jobs of {@code queue} due at {@code now}, for client {@code clientId}.
@@ -12,27 +15,33 @@ import java.util.List;
  * Internal SPI.
  */
 public record JobClaimParams(String queue, int max, Instant now, String clientId, boolean atMostOnce) {
+    /** {@code now} is cut to whole microseconds, as both drivers store times. */
+    public JobClaimParams {
+        now = Times.truncate(now);
+    }
+
     /** An at-least-once claim: jobs move to running. */
     public JobClaimParams(String queue, int max, Instant now, String clientId) {
         this(queue, max, now, clientId, false);
     }
 
-    /** The state the claimed jobs are returned in: running, or completed at most once. */
-    public JobState claimedState() {
-        return atMostOnce ? JobState.COMPLETED : JobState.RUNNING;
-    }
-
     /**
-     * A claimed job's attempted_by, from what the claim returned: an at-least-once claim stored
-     * this client already; an at-most-once claim deleted the row, so the client is added here.
+     * A job this claim returned, from the columns the claim statements read back. Its queue, its
+     * state, the attempt's time and, at most once, the finalisation are the claim's own, at
+     * {@code now}. {@code attemptedBy} is as returned: an at-least-once claim stored this client
+     * already; an at-most-once claim deleted the row, so the client is added here.
      */
-    public List<String> attemptedBy(List<String> returned) {
-        if (!atMostOnce) {
-            return returned;
+    public JobRow claimedRow(long id, String kind, String args, int priority, int attempt,
+            int maxAttempts, List<String> attemptedBy, Instant createdAt, Instant scheduledAt,
+            List<JobError> errors, String metadata, List<String> tags) {
+        List<String> by = attemptedBy;
+        if (atMostOnce) {
+            by = new ArrayList<>(attemptedBy.size() + 1);
+            by.addAll(attemptedBy);
+            by.add(clientId);
         }
-        List<String> all = new ArrayList<>(returned.size() + 1);
-        all.addAll(returned);
-        all.add(clientId);
-        return all;
+        return new JobRow(id, kind, args, atMostOnce ? JobState.COMPLETED : JobState.RUNNING, queue, priority,
+                attempt, maxAttempts, Optional.of(now), by, createdAt, scheduledAt,
+                atMostOnce ? Optional.of(now) : Optional.empty(), errors, metadata, tags);
     }
 }

@@ -138,7 +138,6 @@ final class PostgresJobs {
     /** One claim statement, scanning the queue from {@code from}; the jobs in claim order. */
     private List<JobRow> claimFrom(JobClaimParams params, ClaimCursor.Position from, int max) {
         OffsetDateTime now = timestamp(params.now());
-        Instant stored = Times.truncate(params.now());
         List<JobRow> jobs = connections.run("claiming jobs", c -> {
             String statement = params.atMostOnce() ? "JobClaimAtMostOnce" : "JobClaim";
             try (PreparedStatement ps = c.prepareStatement(sql.get(statement))) {
@@ -155,7 +154,7 @@ final class PostgresJobs {
                 List<JobRow> rows = new ArrayList<>(Math.min(max, 1_000));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        rows.add(PostgresRows.decodeClaimed(rs, params, stored));
+                        rows.add(PostgresRows.decodeClaimed(rs, params));
                     }
                 }
                 return rows;

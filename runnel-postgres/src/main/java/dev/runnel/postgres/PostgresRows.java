@@ -39,28 +39,23 @@ final class PostgresRows {
     }
 
     /**
-     * Decodes a claimed row, in the claim statements' shorter column order: the state and the
-     * attempt's time ({@code now}, as stored) are the claim's own, not read back.
+     * Decodes a row {@code claim} returned, in the claim statements' shorter column order: the
+     * queue is the claim's own, so it is not read back.
      */
-    static JobRow decodeClaimed(ResultSet rs, JobClaimParams claim, Instant now) throws SQLException {
-        JobState state = claim.claimedState();
-        return new JobRow(
+    static JobRow decodeClaimed(ResultSet rs, JobClaimParams claim) throws SQLException {
+        return claim.claimedRow(
                 rs.getLong(1),
                 rs.getString(2),
                 CompactJson.of(rs.getString(3)),
-                state,
-                rs.getString(4),
+                rs.getInt(4),
                 rs.getInt(5),
                 rs.getInt(6),
-                rs.getInt(7),
-                Optional.of(now),
-                claim.attemptedBy(strings(rs, 8)),
+                strings(rs, 7),
+                instant(rs, 8),
                 instant(rs, 9),
-                instant(rs, 10),
-                state.isFinal() ? Optional.of(now) : Optional.empty(),
-                errors(rs, 11),
-                CompactJson.of(rs.getString(12)),
-                strings(rs, 13));
+                errors(rs, 10),
+                CompactJson.of(rs.getString(11)),
+                strings(rs, 12));
     }
 
     private static Instant instant(ResultSet rs, int column) throws SQLException {

@@ -45,7 +45,7 @@ ORDER BY ord;
 -- claimed since the last vacuum; (0, epoch, 0) is the start. RETURNING gives no order: the driver
 -- sorts.
 -- ?1 queue, ?2 now, ?3-?5 the position, ?6 batch size, ?7 now, ?8 client id. It returns
--- PostgresRows.decodeClaimed's columns: the state, attempted_at and finalized_at are this
+-- PostgresRows.decodeClaimed's columns: the queue, state, attempted_at and finalized_at are this
 -- statement's own, so not read back.
 WITH locked AS MATERIALIZED (
     SELECT id FROM {schema}.runnel_job
@@ -61,7 +61,7 @@ SET state = 'running',
     attempted_at = ?,
     attempted_by = array_append(j.attempted_by, ?)
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
-RETURNING j.id, j.kind, j.args, j.queue, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
+RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
           j.scheduled_at, j.errors::text[], j.metadata, j.tags;
 
 -- name: JobClaimAtMostOnce
@@ -80,7 +80,7 @@ WITH locked AS MATERIALIZED (
 )
 DELETE FROM {schema}.runnel_job j
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
-RETURNING j.id, j.kind, j.args, j.queue, j.priority, j.attempt + 1, j.max_attempts, j.attempted_by, j.created_at,
+RETURNING j.id, j.kind, j.args, j.priority, j.attempt + 1, j.max_attempts, j.attempted_by, j.created_at,
           j.scheduled_at, j.errors::text[], j.metadata, j.tags;
 
 -- name: JobCompleteMany

@@ -273,7 +273,7 @@ public final class SqliteDriver implements Driver {
             List<JobRow> rows = new ArrayList<>(params.max());
             try (ResultSet rs = claim.executeQuery()) {
                 while (rs.next()) {
-                    rows.add(SqliteRows.decodeClaimed(rs, params, now));
+                    rows.add(SqliteRows.decodeClaimed(rs, params));
                 }
             }
             return rows;

@@ -14,30 +14,24 @@ final class SqliteRows {
     private SqliteRows() {}
 
     /**
-     * Decodes a row {@code claim} returned, in the claim statements' shorter column order; the
-     * state and the attempt's times are the claim's own, not read back (each column read is a JNI
-     * call, under the writer lock).
+     * Decodes a row {@code claim} returned, in the claim statements' shorter column order: the
+     * state and the attempt's times are the claim's own, not read back, and neither is the queue
+     * (each column read is a JNI call, under the writer lock).
      */
-    static JobRow decodeClaimed(ResultSet rs, JobClaimParams claim, long nowMicros) throws SQLException {
-        JobState state = claim.claimedState();
-        java.time.Instant now = Times.fromMicros(nowMicros);
-        return new JobRow(
+    static JobRow decodeClaimed(ResultSet rs, JobClaimParams claim) throws SQLException {
+        return claim.claimedRow(
                 rs.getLong(1),
                 rs.getString(2),
                 rs.getString(3),
-                state,
-                rs.getString(4),
+                rs.getInt(4),
                 rs.getInt(5),
                 rs.getInt(6),
-                rs.getInt(7),
-                Optional.of(now),
-                claim.attemptedBy(JobJson.decodeStrings(rs.getString(8))),
+                JobJson.decodeStrings(rs.getString(7)),
+                Times.fromMicros(rs.getLong(8)),
                 Times.fromMicros(rs.getLong(9)),
-                Times.fromMicros(rs.getLong(10)),
-                state.isFinal() ? Optional.of(now) : Optional.empty(),
-                JobJson.decodeErrors(rs.getString(11)),
-                rs.getString(12),
-                JobJson.decodeStrings(rs.getString(13)));
+                JobJson.decodeErrors(rs.getString(10)),
+                rs.getString(11),
+                JobJson.decodeStrings(rs.getString(12)));
     }
 
     static JobRow decode(ResultSet rs) throws SQLException {

@@ -32,8 +32,8 @@ SELECT last_insert_rowid();
 -- name: JobClaim
 -- One statement claims a batch and returns it. The single writer makes IN (... LIMIT) safe here.
 -- ?1 now, ?2 client id, ?3 queue, ?4 batch size. RETURNING gives no order: the driver sorts.
--- It returns SqliteRows.CLAIMED's columns: state, attempted_at and finalized_at are this
--- statement's own values, so they are not read back.
+-- It returns SqliteRows.decodeClaimed's columns: queue, state, attempted_at and finalized_at are
+-- this statement's own values, so they are not read back.
 UPDATE runnel_job
 SET state = 'running',
     attempt = attempt + 1,
@@ -44,7 +44,7 @@ WHERE id IN (
     WHERE state = 'available' AND queue = ?3 AND scheduled_at <= ?1
     ORDER BY priority, scheduled_at, id
     LIMIT ?4)
-RETURNING id, kind, args, queue, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
+RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
           errors, metadata, tags;
 
 -- name: JobClaimAtMostOnce
@@ -58,7 +58,7 @@ WHERE id IN (
     WHERE state = 'available' AND queue = ?2 AND scheduled_at <= ?1
     ORDER BY priority, scheduled_at, id
     LIMIT ?3)
-RETURNING id, kind, args, queue, priority, attempt + 1, max_attempts, attempted_by, created_at, scheduled_at,
+RETURNING id, kind, args, priority, attempt + 1, max_attempts, attempted_by, created_at, scheduled_at,
           errors, metadata, tags;
 
 -- name: JobCompleteMany
