@@ -23,9 +23,9 @@ public final class Bench {
     /**
      * @param totalJobs insert this many first, then work them down; 0 keeps the queue topped up instead
      * @param duration stop after this long; null for no limit
-     * @param atMostOnce work the queue at most once (the claim removes the job)
+     * @param delivery how the queue is worked (at most once, the claim removes the job)
      */
-    public record Options(long totalJobs, Duration duration, int maxWorkers, boolean atMostOnce) {}
+    public record Options(long totalJobs, Duration duration, int maxWorkers, Runnel.Delivery delivery) {}
 
     private final Driver driver;
     private final Options options;
@@ -53,8 +53,7 @@ public final class Bench {
         new Migrator(driver).up();
         String queue = "bench_" + UUID.randomUUID().toString().substring(0, 8);
         InsertOptions insertOptions = InsertOptions.builder().queue(queue).build();
-        Runnel runnel = BenchJobs.client(driver, queue, options.maxWorkers(), options.atMostOnce()
-                ? Runnel.Delivery.AT_MOST_ONCE : Runnel.Delivery.AT_LEAST_ONCE, tally).build();
+        Runnel runnel = BenchJobs.client(driver, queue, options.maxWorkers(), options.delivery(), tally).build();
 
         double insertSeconds = 0;
         if (options.totalJobs() > 0) {
@@ -93,7 +92,7 @@ public final class Bench {
         long missing = inserted.countMissingIn(tally.worked);
         long total = tally.completed.sum();
         double seconds = (workEnd - start) / 1e9;
-        BenchResult result = new BenchResult(driver.name(), options.atMostOnce() ? "at_most_once" : "at_least_once",
+        BenchResult result = new BenchResult(driver.name(), BenchJobs.mode(options.delivery()),
                 total, insertedCount.get(), total / seconds, insertSeconds,
                 insertSeconds > 0 ? insertedCount.get() / insertSeconds : 0, seconds, tally.duplicates.get(), missing,
                 options.maxWorkers());

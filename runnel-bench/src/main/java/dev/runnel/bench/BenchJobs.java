@@ -13,6 +13,11 @@ import java.util.concurrent.atomic.LongAdder;
 
 /** The no-op jobs every harness works, and how they are inserted. */
 public final class BenchJobs {
+    /** How a result names a delivery mode: {@code at_least_once} or {@code at_most_once}. */
+    public static String mode(Runnel.Delivery delivery) {
+        return delivery.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
     /** Jobs per insert statement: large enough to amortise a statement, small enough to keep locks short. */
     public static final int INSERT_BATCH = 10_000;
 

@@ -40,7 +40,7 @@ public final class Drain {
     /** The drain's settings; {@code cooldown} is each worker's fetch cooldown. */
     /** @param warmup jobs each worker JVM works on a queue of its own before the timed drain */
     public record Options(String url, long jobs, int processes, int threads, Duration cooldown, int warmup,
-            boolean atMostOnce, Duration timeout) {}
+            Runnel.Delivery delivery, Duration timeout) {}
 
     private final Driver driver;
     private final ServerStats server;
@@ -108,7 +108,7 @@ public final class Drain {
                 c.process.waitFor(30, TimeUnit.SECONDS);
             }
             Audit audit = audit(queue, inserted, children);
-            return new DrainResult(driver.name(), options.atMostOnce() ? "at_most_once" : "at_least_once", options.jobs(), options.processes(), options.threads(),
+            return new DrainResult(driver.name(), BenchJobs.mode(options.delivery()), options.jobs(), options.processes(), options.threads(),
                     options.cooldown().toNanos() / 1e6, seconds, options.jobs() / seconds,
                     statements < 0 ? null : (double) statements / options.jobs(),
                     statementsNote.orElse(null), workerCpu / options.jobs(),
@@ -205,7 +205,7 @@ public final class Drain {
             command.addAll(List.of("-cp", System.getProperty("java.class.path"), DrainWorker.class.getName(),
                     options.url(), queue, Integer.toString(options.threads()),
                     Long.toString(options.cooldown().toMillis()), idsFile.toString(), Integer.toString(options.warmup()),
-                    (options.atMostOnce() ? Runnel.Delivery.AT_MOST_ONCE : Runnel.Delivery.AT_LEAST_ONCE).name()));
+                    options.delivery().name()));
             return new Child(new ProcessBuilder(command).start(), idsFile);
         }
 

@@ -40,8 +40,8 @@ final class BenchCommand implements Callable<Integer> {
             description = "Concurrent jobs (default: ${DEFAULT-VALUE}).")
     int maxWorkers;
 
-    @Option(names = "--at-most-once", description = "Work the queue at most once: the claim removes each job, and nothing is written after.")
-    boolean atMostOnce;
+    @Mixin
+    DeliveryOption delivery;
 
     @Option(names = "--bare", description = "Instead of the runtime, run the bare loop: threads that only claim "
             + "batches of " + BareLoop.BATCH + " and complete them (needs --num-total-jobs).")
@@ -80,7 +80,7 @@ final class BenchCommand implements Callable<Integer> {
                 result = new BareLoop(driver, totalJobs, bareThreads, out).run();
             } else {
                 Bench bench = new Bench(driver, new Bench.Options(totalJobs == null ? 0 : totalJobs, duration,
-                        maxWorkers, atMostOnce), out);
+                        maxWorkers, delivery.delivery()), out);
                 Thread hook = new Thread(bench::requestStop);
                 Runtime.getRuntime().addShutdownHook(hook);
                 result = bench.run();

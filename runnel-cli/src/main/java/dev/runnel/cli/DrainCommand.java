@@ -42,8 +42,8 @@ final class DrainCommand implements Callable<Integer> {
                     + "JIT compilation is not billed to it; 0 for none (default: ${DEFAULT-VALUE}).")
     int warmup;
 
-    @Option(names = "--at-most-once", description = "Work the queue at most once: the claim removes each job, and nothing is written after.")
-    boolean atMostOnce;
+    @Mixin
+    DeliveryOption delivery;
 
     @Option(names = "--timeout", paramLabel = "D", converter = DurationConverter.class, defaultValue = "10m",
             description = "Give up when the drain takes longer (default: ${DEFAULT-VALUE}).")
@@ -70,7 +70,7 @@ final class DrainCommand implements Callable<Integer> {
         DrainResult result;
         try (BenchDatabase db = BenchDatabase.open(database.resolved())) {
             result = new Drain(db.driver(), db.stats(), new Drain.Options(db.url(), jobs, processes, threads, cooldown,
-                    warmup, atMostOnce, timeout), out).run();
+                    warmup, delivery.delivery(), timeout), out).run();
         }
         result.printTable(out);
         if (json) {
