@@ -2,6 +2,7 @@ package dev.runnel;
 
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobInsertParams;
+import dev.runnel.internal.ClaimClock;
 import dev.runnel.internal.Completer;
 import dev.runnel.internal.DeadlineWatcher;
 import dev.runnel.internal.Inserter;
@@ -107,13 +108,15 @@ public final class Runnel implements AutoCloseable {
             return;
         }
         JobRunner runner = new JobRunner(config.units, config.clock, config.jobTimeout, config.retryPolicy);
-        completer = new Completer(driver, config.listeners, config.completerBatchSize,
-                config.completerFlushInterval, config.stopTimeout);
+        completer = new Completer(driver, config.listeners, new Completer.Config(config.completerBatchSize,
+                config.completerFlushInterval, config.stopTimeout, config.clientId), config.clock, config.retryPolicy);
         completer.start();
+        ClaimClock claimClock = new ClaimClock(config.clock);
         for (Map.Entry<String, QueueConfig> q : config.queues.entrySet()) {
             Producer producer = new Producer(new Producer.Config(q.getKey(), q.getValue().maxWorkers(),
                     config.fetchPollInterval, config.fetchCooldown, config.clientId,
-                    q.getValue().delivery() == Delivery.AT_MOST_ONCE), driver, runner, completer, config.clock);
+                    q.getValue().delivery() == Delivery.AT_MOST_ONCE), driver, runner, completer, config.clock,
+                    claimClock);
             producers.put(q.getKey(), producer);
         }
         services.add(new DeadlineWatcher(List.copyOf(producers.values())));

@@ -7,7 +7,6 @@ import dev.runnel.Runnel;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
-import dev.runnel.driver.Times;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -55,22 +54,17 @@ public final class BareLoop {
         List<Thread> loops = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             loops.add(Thread.ofVirtual().start(() -> {
-                long[] ids = new long[BATCH];
-                long[] at = new long[BATCH];
                 while (true) {
                     List<JobRow> jobs = driver.jobClaim(new JobClaimParams(queue, BATCH, Instant.now(), "bare"));
                     if (jobs.isEmpty()) {
                         return;
                     }
-                    long now = Times.toMicros(Instant.now());
-                    for (int i = 0; i < jobs.size(); i++) {
-                        ids[i] = jobs.get(i).id();
-                        at[i] = now;
-                        if (!worked.add(ids[i])) {
+                    for (JobRow job : jobs) {
+                        if (!worked.add(job.id())) {
                             duplicates.incrementAndGet();
                         }
                     }
-                    driver.jobCompleteMany(new JobCompleteManyParams(ids, at, jobs.size()));
+                    driver.jobCompleteMany(JobCompleteManyParams.of(jobs, Instant.now()));
                     done.add(jobs.size());
                 }
             }));

@@ -15,7 +15,10 @@ import java.util.function.Consumer;
  *
  * <p>The runtime knows nothing of SQL and a driver knows nothing of workers. Times are passed in
  * from the client's clock, so tests control time. Methods throw {@link dev.runnel.RunnelException}
- * on database failure.
+ * on database failure: {@link dev.runnel.RunnelConnectException} when the database could not be
+ * reached (nothing was applied), {@link DataRejectedException} when a statement was refused for
+ * the data it carried (nothing was applied; repeating it fails the same way), any other
+ * {@code RunnelException} when the outcome is unclear (the connection was lost mid-statement).
  */
 public interface Driver extends AutoCloseable {
     /** A short name for logs and errors, e.g. {@code sqlite}. */
@@ -64,11 +67,17 @@ public interface Driver extends AutoCloseable {
      */
     List<JobRow> jobClaim(JobClaimParams params);
 
-    /** Marks running jobs completed: the happy path, one statement. */
-    void jobCompleteMany(JobCompleteManyParams params);
+    /**
+     * Marks running jobs completed: the happy path, one statement. Returns the ids written, in any
+     * order: a job no longer running in the attempt the params name is left alone and not returned.
+     */
+    long[] jobCompleteMany(JobCompleteManyParams params);
 
-    /** Records any other outcome of running jobs (retry, snooze, cancel, discard). */
-    void jobSetStateMany(List<JobSetStateParams> updates);
+    /**
+     * Records any other outcome of running jobs (retry, snooze, cancel, discard), in one statement
+     * or transaction. Returns the ids written, in any order, as {@link #jobCompleteMany} does.
+     */
+    long[] jobSetStateMany(List<JobSetStateParams> updates);
 
     /**
      * Writes back, in one statement or transaction, jobs an at-most-once claim removed whose
@@ -81,6 +90,9 @@ public interface Driver extends AutoCloseable {
     int jobScheduleDue(JobScheduleParams params);
 
     Optional<JobRow> jobGet(long id);
+
+    /** The jobs with these ids that exist, in any order. */
+    List<JobRow> jobGetMany(long[] ids);
 
     List<JobRow> jobList(JobQuery query);
 

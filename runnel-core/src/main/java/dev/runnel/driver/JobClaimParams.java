@@ -15,6 +15,13 @@ import java.util.Optional;
  * Internal SPI.
  */
 public record JobClaimParams(String queue, int max, Instant now, String clientId, boolean atMostOnce) {
+    /**
+     * The most clients {@code attempted_by} keeps, the latest ones: {@value}, as River keeps. A
+     * job snoozed thousands of times must not grow without bound; the last entry, the client
+     * holding the attempt, is always there.
+     */
+    public static final int MAX_ATTEMPTED_BY = 100;
+
     /** {@code now} is cut to whole microseconds, as both drivers store times. */
     public JobClaimParams {
         now = Times.truncate(now);
@@ -37,7 +44,7 @@ public record JobClaimParams(String queue, int max, Instant now, String clientId
         List<String> by = attemptedBy;
         if (atMostOnce) {
             by = new ArrayList<>(attemptedBy.size() + 1);
-            by.addAll(attemptedBy);
+            by.addAll(attemptedBy.subList(Math.max(0, attemptedBy.size() - (MAX_ATTEMPTED_BY - 1)), attemptedBy.size()));
             by.add(clientId);
         }
         return new JobRow(id, kind, args, atMostOnce ? JobState.COMPLETED : JobState.RUNNING, queue, priority,

@@ -1,8 +1,40 @@
 package dev.runnel.driver;
 
+import dev.runnel.JobRow;
+import java.time.Instant;
+import java.util.List;
+
 /**
- * Running jobs that completed, as parallel arrays: {@code ids[i]} finished at
- * {@code finalizedAtMicros[i]} (microseconds since the epoch). Arrays, not objects, because this
- * is the hot path. Internal SPI.
+ * Running jobs that completed, as parallel arrays: job {@code ids[i]}, in the attempt numbered
+ * {@code attempts[i]} that started at {@code attemptedAtMicros[i]}, finished at
+ * {@code finalizedAtMicros[i]} (microseconds since the epoch), all attempts of client
+ * {@code clientId}. Only a job still running in exactly that attempt of that client is written: a
+ * write repeated after an unclear failure, or arriving after the job was rescued and claimed again,
+ * changes nothing. Arrays, not objects, because this is the hot path. Internal SPI.
  */
-public record JobCompleteManyParams(long[] ids, long[] finalizedAtMicros, int size) {}
+public record JobCompleteManyParams(
+        long[] ids, long[] finalizedAtMicros, int[] attempts, long[] attemptedAtMicros, int size, String clientId) {
+
+    /** The completion of jobs as {@code claimed} returned them, all at {@code finalizedAt}: for tests and tools. */
+    public static JobCompleteManyParams of(List<JobRow> claimed, Instant finalizedAt) {
+        int n = claimed.size();
+        long[] ids = new long[n];
+        long[] at = new long[n];
+        int[] attempts = new int[n];
+        long[] attemptedAt = new long[n];
+        long finalized = Times.toMicros(finalizedAt);
+        for (int i = 0; i < n; i++) {
+            JobRow job = claimed.get(i);
+            ids[i] = job.id();
+            at[i] = finalized;
+            attempts[i] = job.attempt();
+            attemptedAt[i] = Times.toMicros(job.attemptedAt().orElseThrow());
+        }
+        return new JobCompleteManyParams(ids, at, attempts, attemptedAt, n, n == 0 ? "" : holder(claimed.getFirst()));
+    }
+
+    /** The client holding {@code job}'s current attempt: the last one recorded in {@code attempted_by}. */
+    static String holder(JobRow job) {
+        return job.attemptedBy().isEmpty() ? "" : job.attemptedBy().getLast();
+    }
+}

@@ -35,14 +35,27 @@ public final class JobJson {
 
     private JobJson() {}
 
-    /** One error as a JSON object: {@code {"attempt":1,"at":"...","error":"...","trace":"..."}}. */
+    /**
+     * One error as a JSON object: {@code {"attempt":1,"at":"...","error":"...","trace":"..."}}, its
+     * texts {@linkplain #clean cleaned}.
+     */
     public static String encodeError(JobError error) {
         ObjectNode node = MAPPER.createObjectNode();
         node.put("attempt", error.attempt());
         node.put("at", error.at().toString());
-        node.put("error", error.message());
-        node.put("trace", error.trace());
+        node.put("error", clean(error.message()));
+        node.put("trace", clean(error.trace()));
         return node.toString();
+    }
+
+    /**
+     * {@code text} with every NUL character written out as six characters (a backslash, {@code u}
+     * and four zeros). An exception message may hold NUL (bytes decoded as text, a C library's
+     * buffer), and Postgres refuses it in {@code jsonb} and {@code text}: one such message made a
+     * whole batch of outcomes unwritable. Written out, it stays visible to whoever reads the error.
+     */
+    public static String clean(String text) {
+        return text.indexOf('\0') < 0 ? text : text.replace("\0", "\\u0000");
     }
 
     public static JobError decodeError(JsonNode node) {

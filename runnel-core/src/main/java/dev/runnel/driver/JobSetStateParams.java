@@ -1,15 +1,35 @@
 package dev.runnel.driver;
 
+import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import java.time.Instant;
 
 /**
- * A non-happy outcome for one running job. Internal SPI; nullable fields are left unchanged.
+ * A non-happy outcome for one running job, written only if the job is still running in the
+ * attempt numbered {@code attempt}, started at {@code attemptedAt} by client {@code clientId} (see
+ * {@link JobCompleteManyParams}). Internal SPI; nullable fields are left unchanged.
  *
  * @param scheduledAt the next run time (retryable, scheduled, available), or null
  * @param finalizedAt set exactly when {@code state} is final, else null
  * @param error a JSON object appended to the job's errors, or null
- * @param attemptDelta added to the attempt counter: -1 for a snooze, else 0
+ * @param attemptDelta added to the attempt counter: -1 when the attempt is not to count (a snooze,
+ *     an attempt interrupted by a stopping client), else 0
  */
 public record JobSetStateParams(
-        long id, JobState state, Instant scheduledAt, Instant finalizedAt, String error, int attemptDelta) {}
+        long id,
+        int attempt,
+        Instant attemptedAt,
+        String clientId,
+        JobState state,
+        Instant scheduledAt,
+        Instant finalizedAt,
+        String error,
+        int attemptDelta) {
+
+    /** An outcome of the attempt {@code claimed} describes, as the claim returned it. */
+    public static JobSetStateParams of(JobRow claimed, JobState state, Instant scheduledAt, Instant finalizedAt,
+            String error, int attemptDelta) {
+        return new JobSetStateParams(claimed.id(), claimed.attempt(), claimed.attemptedAt().orElseThrow(),
+                JobCompleteManyParams.holder(claimed), state, scheduledAt, finalizedAt, error, attemptDelta);
+    }
+}

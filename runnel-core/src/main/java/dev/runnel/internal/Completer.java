@@ -1,17 +1,27 @@
 package dev.runnel.internal;
 
+import dev.runnel.JobError;
 import dev.runnel.JobEvent;
 import dev.runnel.JobListener;
+import dev.runnel.JobRow;
+import dev.runnel.RetryPolicy;
+import dev.runnel.driver.DataRejectedException;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobJson;
 import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.Times;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,20 +32,41 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes job outcomes in batches: plain completions in one statement, everything else in another,
  * flushed when a batch is full or a few milliseconds after its first outcome. Workers block in
- * {@link #submit} when it falls behind (backpressure). A failed write is retried with backoff, never
- * dropped; {@link #stop()} flushes everything first.
+ * {@link #submit} when it falls behind (backpressure).
+ *
+ * <p>A write that fails on the connection is retried with backoff, never dropped. A write the
+ * database refuses for its data is split until the row at fault is found; the rest is written, and
+ * that row is stored as a failed attempt with the database's reason instead. Listeners hear of an
+ * outcome only once it is stored. {@link #stop()} flushes everything first; after it, a submit
+ * fails.
  */
 public final class Completer implements Service {
     private static final Logger LOG = LoggerFactory.getLogger(Completer.class);
     private static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(2);
     private static final long IDLE_POLL_MS = 50;
+    /** How much of the database's reason an unstorable outcome's replacement error keeps. */
+    private static final int MAX_REASON_CHARS = 1_000;
+
+    /**
+     * A completer's settings, validated by the client builder.
+     *
+     * @param batchSize most outcomes per statement
+     * @param flushInterval longest an outcome waits for its batch to fill
+     * @param stopTimeout how long {@link #stop()} keeps retrying writes while the database is down
+     * @param clientId the client whose attempts these are: writes match it, so that an attempt that
+     *     was rescued and claimed again is never overwritten
+     */
+    public record Config(int batchSize, Duration flushInterval, Duration stopTimeout, String clientId) {}
 
     private final Driver driver;
     private final List<JobListener> listeners;
-    private final int batchSize;
-    private final long flushNanos;
-    private final Duration stopTimeout;
+    private final Config config;
+    private final Clock clock;
+    private final RetryPolicy retryPolicy;
     private final ArrayBlockingQueue<Outcome> queue;
+    private final long flushNanos;
+    private final AtomicInteger submitting = new AtomicInteger();
+    private volatile boolean closed;
     private volatile boolean stopping;
     private volatile long stopDeadlineNanos;
     private volatile boolean gathering;
@@ -44,18 +75,14 @@ public final class Completer implements Service {
     private final AtomicInteger pending = new AtomicInteger();
     private volatile Thread thread;
 
-    /**
-     * @param batchSize most outcomes per statement
-     * @param flushInterval longest an outcome waits for its batch to fill
-     * @param stopTimeout how long {@link #stop()} keeps retrying writes while the database is down
-     */
-    public Completer(Driver driver, List<JobListener> listeners, int batchSize, Duration flushInterval, Duration stopTimeout) {
+    public Completer(Driver driver, List<JobListener> listeners, Config config, Clock clock, RetryPolicy retryPolicy) {
         this.driver = driver;
         this.listeners = List.copyOf(listeners);
-        this.batchSize = batchSize;
-        this.flushNanos = flushInterval.toNanos();
-        this.stopTimeout = stopTimeout;
-        this.queue = new ArrayBlockingQueue<>(batchSize * 4);
+        this.config = config;
+        this.clock = clock;
+        this.retryPolicy = retryPolicy;
+        this.flushNanos = config.flushInterval().toNanos();
+        this.queue = new ArrayBlockingQueue<>(config.batchSize() * 4);
     }
 
     @Override
@@ -70,36 +97,54 @@ public final class Completer implements Service {
         return !listeners.isEmpty();
     }
 
-    /** Hands an outcome over to be written; blocks while the completer is behind. */
+    /**
+     * Hands an outcome over to be written; blocks while the completer is behind. Throws
+     * {@link IllegalStateException} once {@link #stop()} has begun: nothing would write it.
+     */
     public void submit(Outcome outcome) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                queue.put(outcome);
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true; // the outcome must not be lost to a late cancel
+        submitting.incrementAndGet();
+        try {
+            if (closed) {
+                throw new IllegalStateException("the completer has stopped, so the outcome of job " + outcome.job().id()
+                        + " cannot be written; the job stays running until it is rescued");
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    queue.put(outcome);
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true; // the outcome must not be lost to a late cancel
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        } finally {
+            submitting.decrementAndGet();
         }
         if (pending.incrementAndGet() >= neededForFull && gathering) {
             LockSupport.unpark(thread); // a full batch is waiting: no need to sleep out the interval
         }
     }
 
+    /** Refuses new outcomes, writes those already submitted (retrying up to the stop timeout), then ends. */
     @Override
     public void stop() {
         Thread t;
         synchronized (this) {
+            closed = true;
             t = thread;
             if (t == null) {
                 return;
             }
-            stopDeadlineNanos = System.nanoTime() + stopTimeout.toNanos();
-            stopping = true;
         }
+        // Every submit that got past the check has queued its outcome before the loop may end.
+        while (submitting.get() > 0) {
+            Thread.onSpinWait();
+        }
+        stopDeadlineNanos = System.nanoTime() + config.stopTimeout().toNanos();
+        stopping = true;
         try {
             t.join();
         } catch (InterruptedException e) {
@@ -108,13 +153,13 @@ public final class Completer implements Service {
     }
 
     private void loop() {
-        List<Outcome> batch = new ArrayList<>(batchSize);
+        List<Outcome> batch = new ArrayList<>(config.batchSize());
         while (true) {
             batch.clear();
             try {
                 gather(batch);
             } catch (InterruptedException e) {
-                take(batch, batchSize);
+                take(batch, config.batchSize());
             }
             if (batch.isEmpty()) {
                 if (stopping && queue.isEmpty()) {
@@ -122,13 +167,19 @@ public final class Completer implements Service {
                 }
                 continue;
             }
-            write(batch);
+            try {
+                write(batch);
+            } catch (RuntimeException e) {
+                // A bug here must not end the thread that every queue's outcomes go through.
+                LOG.error("writing {} job outcomes failed unexpectedly; their jobs stay running until rescued",
+                        batch.size(), e);
+            }
         }
     }
 
     private void gather(List<Outcome> batch) throws InterruptedException {
         if (stopping) {
-            take(batch, batchSize);
+            take(batch, config.batchSize());
             return;
         }
         // Polled, not taken, so that a stopping completer notices without being interrupted
@@ -143,12 +194,12 @@ public final class Completer implements Service {
         // each); a submitter wakes us early once a full batch is waiting.
         long deadline = System.nanoTime() + flushNanos;
         while (true) {
-            take(batch, batchSize - batch.size());
+            take(batch, config.batchSize() - batch.size());
             long wait = deadline - System.nanoTime();
-            if (batch.size() >= batchSize || wait <= 0 || stopping) {
+            if (batch.size() >= config.batchSize() || wait <= 0 || stopping) {
                 return;
             }
-            neededForFull = batchSize - batch.size();
+            neededForFull = config.batchSize() - batch.size();
             gathering = true;
             if (pending.get() < neededForFull) {
                 LockSupport.parkNanos(this, wait);
@@ -161,69 +212,226 @@ public final class Completer implements Service {
         pending.addAndGet(-queue.drainTo(batch, max));
     }
 
+    /** The three kinds of write, each one statement (or transaction) per batch. */
+    private enum Kind { COMPLETE, SET_STATE, WRITE_BACK }
+
     private void write(List<Outcome> batch) {
-        int plain = 0;
-        for (Outcome o : batch) {
-            if (o.isPlainCompletion() && !o.claimRemoved()) {
-                plain++;
-            }
-        }
-        long[] ids = new long[plain];
-        long[] at = new long[plain];
-        List<JobSetStateParams> others = new ArrayList<>();
-        List<JobReinsertParams> writtenBack = new ArrayList<>();
-        int i = 0;
+        List<Outcome> complete = new ArrayList<>(batch.size());
+        List<Outcome> setState = new ArrayList<>();
+        List<Outcome> writeBack = new ArrayList<>();
         for (Outcome o : batch) {
             if (o.needsNoWrite()) {
                 continue;
             }
-            String error = o.error() == null ? null : JobJson.encodeError(o.error());
-            if (o.claimRemoved()) {
-                writtenBack.add(new JobReinsertParams(o.job(), o.state(), o.finalizedAt(), error));
-            } else if (o.isPlainCompletion()) {
-                ids[i] = o.job().id();
-                at[i++] = Times.toMicros(o.finalizedAt());
-            } else {
-                others.add(new JobSetStateParams(o.job().id(), o.state(), o.scheduledAt(), o.finalizedAt(), error,
-                        o.attemptDelta()));
-            }
+            (o.claimRemoved() ? writeBack : o.isPlainCompletion() ? complete : setState).add(o);
         }
-        if (plain > 0) {
-            writeWithRetry(() -> driver.jobCompleteMany(new JobCompleteManyParams(ids, at, ids.length)), plain);
-        }
-        if (!others.isEmpty()) {
-            writeWithRetry(() -> driver.jobSetStateMany(others), others.size());
-        }
-        if (!writtenBack.isEmpty()) {
-            writeWithRetry(() -> driver.jobReinsertMany(writtenBack), writtenBack.size());
-        }
-        if (!listeners.isEmpty()) {
+        List<Outcome> stored = listeners.isEmpty() ? null : new ArrayList<>(batch.size());
+        store(complete, Kind.COMPLETE, stored);
+        store(setState, Kind.SET_STATE, stored);
+        store(writeBack, Kind.WRITE_BACK, stored);
+        if (stored != null) {
             for (Outcome o : batch) {
-                publish(o);
+                if (o.needsNoWrite()) {
+                    stored.add(o);
+                }
             }
+            stored.forEach(this::publish);
         }
     }
 
     /**
-     * Every write is safe to repeat after an unclear failure: updates only touch jobs still running,
-     * and a write-back leaves a job that is back already alone.
+     * Writes {@code part}, adding what was stored to {@code stored} (when not null). A part the
+     * database refuses for its data is halved until the refused row stands alone.
      */
-    private void writeWithRetry(Runnable write, int count) {
+    private void store(List<Outcome> part, Kind kind, List<Outcome> stored) {
+        if (part.isEmpty()) {
+            return;
+        }
+        Written written;
+        try {
+            written = writeWithRetry(part, kind);
+        } catch (DataRejectedException e) {
+            if (part.size() > 1) {
+                int half = part.size() / 2;
+                store(part.subList(0, half), kind, stored);
+                store(part.subList(half, part.size()), kind, stored);
+            } else {
+                storeInstead(part.getFirst(), e, stored);
+            }
+            return;
+        }
+        if (written != null) {
+            sortOut(part, written, stored);
+        }
+    }
+
+    /** Stores a failed attempt, with the database's reason, in place of an outcome it refused. */
+    private void storeInstead(Outcome refused, DataRejectedException e, List<Outcome> stored) {
+        JobRow job = refused.job();
+        Instant now = clock.instant();
+        String reason = JobJson.clean(String.valueOf(e.getMessage()));
+        if (reason.length() > MAX_REASON_CHARS) {
+            reason = reason.substring(0, MAX_REASON_CHARS) + "...";
+        }
+        JobError error = new JobError(job.attempt(), now, "the " + refused.type().name().toLowerCase()
+                + " outcome of this attempt could not be stored, so it is recorded as failed: " + reason, "");
+        Outcome instead = refused.unstorable(now, Times.plusClamped(now, JobRunner.delay(retryPolicy, job.attempt())), error);
+        LOG.error("job {}: the database refused its {} outcome; recording the attempt as failed instead: {}",
+                job.id(), refused.type(), reason);
+        List<Outcome> one = List.of(instead);
+        try {
+            Written written = writeWithRetry(one, instead.claimRemoved() ? Kind.WRITE_BACK : Kind.SET_STATE);
+            if (written != null) {
+                sortOut(one, written, stored);
+            }
+        } catch (DataRejectedException again) {
+            LOG.error("job {}: the database refuses any outcome for it ({}); it stays running until this client stops"
+                    + " and the rescuer takes it", job.id(), again.getMessage());
+        }
+    }
+
+    /** The ids a write stored, and whether an earlier try of it failed without telling. */
+    private record Written(long[] ids, boolean afterUnclearFailure) {}
+
+    /**
+     * Writes with retries on any failure but a data error, which is thrown. Null when it gave up
+     * at stop: those outcomes are not stored, and their jobs stay running until rescued.
+     */
+    private Written writeWithRetry(List<Outcome> part, Kind kind) {
         long delayMs = 10;
+        boolean unclear = false;
         while (true) {
             try {
-                write.run();
-                return;
+                return new Written(writeOnce(part, kind), unclear);
+            } catch (DataRejectedException e) {
+                throw e;
             } catch (RuntimeException e) {
+                unclear = true;
                 if (stopping && System.nanoTime() - stopDeadlineNanos > 0) {
-                    LOG.error("giving up writing {} job outcomes at stop; the jobs stay running until rescued", count, e);
-                    return;
+                    LOG.error("giving up writing {} job outcomes at stop; their jobs stay running until rescued",
+                            part.size(), e);
+                    return null;
                 }
-                LOG.warn("writing {} job outcomes failed, retrying in {} ms: {}", count, delayMs, e.toString());
+                LOG.warn("writing {} job outcomes failed, retrying in {} ms: {}", part.size(), delayMs, e.toString());
                 sleepQuietly(delayMs);
                 delayMs = Math.min(delayMs * 2, MAX_RETRY_DELAY.toMillis());
             }
         }
+    }
+
+    private long[] writeOnce(List<Outcome> part, Kind kind) {
+        return switch (kind) {
+            case COMPLETE -> driver.jobCompleteMany(completions(part, config.clientId()));
+            case SET_STATE -> driver.jobSetStateMany(part.stream().map(this::setState).toList());
+            case WRITE_BACK -> {
+                driver.jobReinsertMany(part.stream().map(Completer::reinsert).toList());
+                // A job present already was written back by an earlier try: every one is stored.
+                yield part.stream().mapToLong(o -> o.job().id()).toArray();
+            }
+        };
+    }
+
+    /** Plain completions as the completion statement takes them: public for the microbenchmark. */
+    public static JobCompleteManyParams completions(List<Outcome> part, String clientId) {
+        int n = part.size();
+        long[] ids = new long[n];
+        long[] at = new long[n];
+        int[] attempts = new int[n];
+        long[] attemptedAt = new long[n];
+        for (int i = 0; i < n; i++) {
+            Outcome o = part.get(i);
+            JobRow job = o.job();
+            ids[i] = job.id();
+            at[i] = Times.toMicros(o.finalizedAt());
+            attempts[i] = job.attempt();
+            attemptedAt[i] = Times.toMicros(job.attemptedAt().orElseThrow());
+        }
+        return new JobCompleteManyParams(ids, at, attempts, attemptedAt, n, clientId);
+    }
+
+    private JobSetStateParams setState(Outcome o) {
+        JobRow job = o.job();
+        return new JobSetStateParams(job.id(), job.attempt(), job.attemptedAt().orElseThrow(), config.clientId(),
+                o.state(), o.scheduledAt(), o.finalizedAt(), encode(o.error()), o.attemptDelta());
+    }
+
+    private static JobReinsertParams reinsert(Outcome o) {
+        return new JobReinsertParams(o.job(), o.state(), o.finalizedAt(), encode(o.error()));
+    }
+
+    private static String encode(JobError error) {
+        return error == null ? null : JobJson.encodeError(error);
+    }
+
+    /**
+     * Adds the outcomes of {@code part} that {@code written} stored to {@code stored}, and logs the
+     * others: their jobs were no longer in this client's attempt (rescued while this client was
+     * presumed dead, then claimed again), so the write was rightly dropped. After an unclear
+     * failure a job may be missing because the earlier try stored it; those are read back.
+     */
+    private void sortOut(List<Outcome> part, Written written, List<Outcome> stored) {
+        if (written.ids().length == part.size()) {
+            if (stored != null) {
+                stored.addAll(part);
+            }
+            return;
+        }
+        Set<Long> ids = new HashSet<>(written.ids().length * 2);
+        for (long id : written.ids()) {
+            ids.add(id);
+        }
+        List<Outcome> missing = new ArrayList<>();
+        for (Outcome o : part) {
+            if (ids.contains(o.job().id())) {
+                if (stored != null) {
+                    stored.add(o);
+                }
+            } else {
+                missing.add(o);
+            }
+        }
+        if (written.afterUnclearFailure()) {
+            missing = storedEarlier(missing, stored);
+        }
+        if (!missing.isEmpty()) {
+            LOG.warn("dropped the outcomes of {} jobs (e.g. job {}): they are no longer in the attempt this client ran"
+                    + " (rescued while it was presumed dead, and claimed again)", missing.size(),
+                    missing.getFirst().job().id());
+        }
+    }
+
+    /** Of {@code missing}, those an earlier, unclear try stored after all go to {@code stored}; returns the rest. */
+    private List<Outcome> storedEarlier(List<Outcome> missing, List<Outcome> stored) {
+        Map<Long, JobRow> now = new HashMap<>();
+        try {
+            for (JobRow row : driver.jobGetMany(missing.stream().mapToLong(o -> o.job().id()).toArray())) {
+                now.put(row.id(), row);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("could not read back {} jobs whose outcome write was unclear: {}", missing.size(), e.toString());
+            return missing;
+        }
+        List<Outcome> rest = new ArrayList<>();
+        for (Outcome o : missing) {
+            JobRow row = now.get(o.job().id());
+            if (row != null && holds(o, row)) {
+                if (stored != null) {
+                    stored.add(o);
+                }
+            } else {
+                rest.add(o);
+            }
+        }
+        return rest;
+    }
+
+    /** Whether {@code row} is what writing {@code o} made of its job. */
+    private boolean holds(Outcome o, JobRow row) {
+        JobRow job = o.job();
+        return row.state() == o.state()
+                && row.attempt() == job.attempt() + o.attemptDelta()
+                && row.attemptedAt().equals(job.attemptedAt())
+                && !row.attemptedBy().isEmpty() && row.attemptedBy().getLast().equals(config.clientId());
     }
 
     private void publish(Outcome o) {
@@ -248,5 +456,4 @@ public final class Completer implements Service {
             }
         }
     }
-
 }

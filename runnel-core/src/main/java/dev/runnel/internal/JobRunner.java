@@ -13,6 +13,7 @@ import dev.runnel.JobSnooze;
 import dev.runnel.RetryPolicy;
 import dev.runnel.Worker;
 import dev.runnel.driver.JobJson;
+import dev.runnel.driver.Times;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
@@ -20,13 +21,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Works one claimed job on the calling thread and turns whatever happened into an {@link Outcome}:
  * the worker's return or exception, an unknown kind, undecodable args, a timeout or a stop.
  */
 public final class JobRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
     /** Stack traces are kept on the job up to this many characters; deeper frames add little. */
     static final int MAX_TRACE_CHARS = 8_000;
 
@@ -35,6 +40,8 @@ public final class JobRunner {
 
     private final Map<String, WorkUnit<?>> units;
     private final Map<String, ObjectReader> readers = new ConcurrentHashMap<>();
+    /** Kinds without a worker already warned of: once per kind and client. */
+    private final Set<String> warnedKinds = ConcurrentHashMap.newKeySet();
     private final Clock clock;
     private final Duration defaultTimeout;
     private final RetryPolicy retryPolicy;
@@ -46,18 +53,56 @@ public final class JobRunner {
         this.retryPolicy = retryPolicy;
     }
 
-    /** Works {@code running} and returns its outcome; never throws. */
+    /**
+     * Works {@code running} and returns its outcome. It never throws: whatever goes wrong after the
+     * worker returned (a message that cannot be rendered, a delay that overflows) still gives an
+     * outcome, so that every claimed job gets one.
+     */
     public Outcome run(RunningJob running) {
+        try {
+            return runChecked(running);
+        } catch (Throwable t) {
+            JobRow row = running.row;
+            Instant now = clock.instant();
+            JobError error = new JobError(row.attempt(), now,
+                    "Runnel could not record what this attempt ended in: " + describe(t), trace(t));
+            return Outcome.failed(row, now, retryAt(now, row.attempt()), error,
+                    Duration.ofNanos(System.nanoTime() - running.startNanos));
+        }
+    }
+
+    private Outcome runChecked(RunningJob running) {
         JobRow row = running.row;
         WorkUnit<?> unit = units.get(row.kind());
         if (unit == null) {
             // Another deployment may know the kind: record it and retry with backoff.
+            if (warnedKinds.add(row.kind())) {
+                LOG.warn("no worker is registered for kind '{}' in this client; its jobs are recorded as failed and"
+                        + " retried (job {} is the first)", row.kind(), row.id());
+            }
             Instant now = clock.instant();
             JobError error = new JobError(row.attempt(), now,
                     "no worker is registered for kind '" + row.kind() + "' in this client", "");
-            return Outcome.failed(row, now, now.plus(retryPolicy.delay(row.attempt())), error, Duration.ZERO);
+            return Outcome.failed(row, now, retryAt(now, row.attempt()), error, Duration.ZERO);
         }
         return runUnit(unit, running);
+    }
+
+    private Instant retryAt(Instant now, int attempt) {
+        return Times.plusClamped(now, policyDelay(attempt));
+    }
+
+    private Duration policyDelay(int attempt) {
+        return delay(retryPolicy, attempt);
+    }
+
+    /** {@code policy}'s delay after {@code attempt}; the default policy's when a user's policy throws. */
+    static Duration delay(RetryPolicy policy, int attempt) {
+        try {
+            return policy.delay(attempt);
+        } catch (RuntimeException e) {
+            return RetryPolicy.DEFAULT.delay(attempt);
+        }
     }
 
     private <T extends JobArgs> Outcome runUnit(WorkUnit<T> unit, RunningJob running) {
@@ -69,7 +114,7 @@ public final class JobRunner {
             // Retrying cannot decode it any better: discard at once with the reason.
             Instant now = clock.instant();
             JobError error = new JobError(row.attempt(), now, "args could not be decoded as "
-                    + unit.type().getName() + ": " + e.getMessage(), trace(e));
+                    + unit.type().getName() + ": " + message(e), trace(e));
             return Outcome.discarded(row, now, error, Duration.ZERO);
         }
         Job<T> job = new Job<>(row, args, running);
@@ -93,9 +138,9 @@ public final class JobRunner {
             case null -> Outcome.completed(row, now, runTime);
             case JobSnooze s -> Outcome.snoozed(row, now, s.duration(), runTime);
             case JobCancel c -> Outcome.cancelled(row, now, new JobError(row.attempt(), now,
-                    "cancelled by worker: " + c.getMessage(), ""), runTime);
+                    "cancelled by worker: " + message(c), ""), runTime);
             case JobDiscard d -> Outcome.discarded(row, now, new JobError(row.attempt(), now,
-                    "discarded by worker: " + d.getMessage(), ""), runTime);
+                    "discarded by worker: " + message(d), ""), runTime);
             default -> failed(worker, job, running, failure, now, runTime);
         };
     }
@@ -103,22 +148,21 @@ public final class JobRunner {
     private <T extends JobArgs> Outcome failed(
             Worker<T> worker, Job<T> job, RunningJob running, Throwable failure, Instant now, Duration runTime) {
         JobRow row = job.row();
-        String message = String.valueOf(failure);
+        String message = describe(failure);
         if (running.cause() != null) {
             message = running.reason() + " (" + message + ")";
         }
         JobError error = new JobError(row.attempt(), now, message, trace(failure));
         if (running.cause() == RunningJob.Cause.STOP) {
-            // Interrupted by a stopping client, not by its own fault: run it again as soon as possible.
-            return Outcome.failed(row, now, now, error, runTime);
+            return Outcome.interrupted(row, now, error, runTime);
         }
         Duration delay;
         try {
-            delay = worker.retryDelay(job).orElseGet(() -> retryPolicy.delay(row.attempt()));
+            delay = worker.retryDelay(job).orElseGet(() -> policyDelay(row.attempt()));
         } catch (RuntimeException e) {
-            delay = retryPolicy.delay(row.attempt());
+            delay = policyDelay(row.attempt());
         }
-        return Outcome.failed(row, now, now.plus(delay), error, runTime);
+        return Outcome.failed(row, now, Times.plusClamped(now, delay), error, runTime);
     }
 
     private <T extends JobArgs> Duration timeoutOf(Worker<T> worker, Job<T> job) {
@@ -131,10 +175,36 @@ public final class JobRunner {
         }
     }
 
+    /**
+     * The stack trace, as much as can be rendered: {@code printStackTrace} calls the exception's own
+     * {@code toString}, which may throw.
+     */
     static String trace(Throwable t) {
         StringWriter out = new StringWriter();
-        t.printStackTrace(new PrintWriter(out));
+        try {
+            t.printStackTrace(new PrintWriter(out));
+        } catch (RuntimeException | Error e) {
+            out.write("\n(the rest of the stack trace could not be rendered: " + e.getClass().getName() + ")");
+        }
         String trace = out.toString();
         return trace.length() <= MAX_TRACE_CHARS ? trace : trace.substring(0, MAX_TRACE_CHARS) + "\n\t...";
+    }
+
+    /** {@code t.toString()}, or its class name when a user's {@code toString} throws. */
+    static String describe(Throwable t) {
+        try {
+            return String.valueOf(t);
+        } catch (RuntimeException | Error e) {
+            return t.getClass().getName() + " (its toString threw " + e.getClass().getName() + ")";
+        }
+    }
+
+    /** {@code t.getMessage()}, guarded as {@link #describe} is. */
+    private static String message(Throwable t) {
+        try {
+            return String.valueOf(t.getMessage());
+        } catch (RuntimeException | Error e) {
+            return describe(t);
+        }
     }
 }

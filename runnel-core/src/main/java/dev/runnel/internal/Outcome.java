@@ -4,6 +4,7 @@ import dev.runnel.JobError;
 import dev.runnel.JobEvent;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
+import dev.runnel.driver.Times;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -13,7 +14,8 @@ import java.time.Instant;
  * @param scheduledAt the next run time for retryable, scheduled or available, else null
  * @param finalizedAt set exactly when {@code state} is final, else null
  * @param error the error to record, or null
- * @param attemptDelta -1 for a snooze (it does not use up an attempt), else 0
+ * @param attemptDelta -1 when the attempt does not count (a snooze, an attempt interrupted by a
+ *     stopping client), else 0
  * @param claimRemoved the job was claimed at most once, so its row is gone: a completion needs no
  *     write, anything else is written back as a new row
  */
@@ -60,13 +62,25 @@ public record Outcome(
         return new Outcome(job, JobEvent.Type.DISCARDED, JobState.DISCARDED, null, now, recorded, 0, runTime, true);
     }
 
+    /**
+     * What is stored instead of this outcome when the database refused it for its data: the attempt
+     * failed, with {@code error} saying why (retried by {@code retryAt}, or discarded when the job is
+     * out of attempts); written back as discarded when the claim removed the job.
+     */
+    Outcome unstorable(Instant now, Instant retryAt, JobError error) {
+        if (claimRemoved) {
+            return new Outcome(job, JobEvent.Type.DISCARDED, JobState.DISCARDED, null, now, error, 0, runTime, true);
+        }
+        return failed(job, now, retryAt, error, runTime);
+    }
+
     static Outcome completed(JobRow job, Instant now, Duration runTime) {
         return new Outcome(job, JobEvent.Type.COMPLETED, JobState.COMPLETED, null, now, null, 0, runTime);
     }
 
     static Outcome snoozed(JobRow job, Instant now, Duration snooze, Duration runTime) {
         JobState state = snooze.isZero() ? JobState.AVAILABLE : JobState.SCHEDULED;
-        return new Outcome(job, JobEvent.Type.SNOOZED, state, now.plus(snooze), null, null, -1, runTime);
+        return new Outcome(job, JobEvent.Type.SNOOZED, state, Times.plusClamped(now, snooze), null, null, -1, runTime);
     }
 
     static Outcome cancelled(JobRow job, Instant now, JobError error, Duration runTime) {
@@ -83,5 +97,14 @@ public record Outcome(
             return discarded(job, now, error, runTime);
         }
         return new Outcome(job, JobEvent.Type.FAILED, JobState.RETRYABLE, retryAt, null, error, 0, runTime);
+    }
+
+    /**
+     * An attempt cut short by a stopping client, through no fault of its own: the job is to run
+     * again at once, and the attempt does not count, so that a job on its last attempt is not
+     * discarded for a deployment.
+     */
+    static Outcome interrupted(JobRow job, Instant now, JobError error, Duration runTime) {
+        return new Outcome(job, JobEvent.Type.FAILED, JobState.RETRYABLE, now, null, error, -1, runTime);
     }
 }

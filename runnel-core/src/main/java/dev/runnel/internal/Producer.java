@@ -37,6 +37,7 @@ public final class Producer implements Service {
     private final JobRunner runner;
     private final Completer completer;
     private final Clock clock;
+    private final ClaimClock claimClock;
     private final ThreadFactory jobThreads;
     private final ConcurrentHashMap<Long, RunningJob> running = new ConcurrentHashMap<>();
     private final AtomicInteger active = new AtomicInteger();
@@ -52,12 +53,14 @@ public final class Producer implements Service {
     private boolean insertSignal; // guarded by lock
     private Thread loop;
 
-    public Producer(Config config, Driver driver, JobRunner runner, Completer completer, Clock clock) {
+    public Producer(Config config, Driver driver, JobRunner runner, Completer completer, Clock clock,
+            ClaimClock claimClock) {
         this.config = config;
         this.driver = driver;
         this.runner = runner;
         this.completer = completer;
         this.clock = clock;
+        this.claimClock = claimClock;
         // Unnamed: a name per job is a string built per job, and a thread dump shows the job anyway.
         this.jobThreads = Thread.ofVirtual().factory();
     }
@@ -161,7 +164,7 @@ public final class Producer implements Service {
             nextPoll = now + jittered(config.pollInterval());
             List<JobRow> jobs;
             try {
-                jobs = driver.jobClaim(new JobClaimParams(config.queue(), free, clock.instant(), config.clientId(),
+                jobs = driver.jobClaim(new JobClaimParams(config.queue(), free, claimClock.next(), config.clientId(),
                         config.atMostOnce()));
                 errors = 0;
             } catch (RuntimeException e) {
@@ -201,6 +204,10 @@ public final class Producer implements Service {
                     }
                 }
                 completer.submit(outcome);
+            } catch (RuntimeException | Error e) {
+                // The runner never throws; a submit after the client stopped does. The job stays
+                // running, and the rescuer takes it once this client is gone.
+                LOG.error("the outcome of job {} of queue {} cannot be written: {}", row.id(), config.queue(), e.toString());
             } finally {
                 running.remove(row.id());
                 int free = config.maxWorkers() - active.decrementAndGet();

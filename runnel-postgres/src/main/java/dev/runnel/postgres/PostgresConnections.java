@@ -1,6 +1,7 @@
 package dev.runnel.postgres;
 
 import dev.runnel.RunnelException;
+import dev.runnel.driver.DataRejectedException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
@@ -127,9 +128,23 @@ final class PostgresConnections implements AutoCloseable {
         }
     }
 
-    /** The exception for a failed operation, naming the database and the operation. */
+    /**
+     * The exception for a failed operation, naming the database and the operation: a
+     * {@link DataRejectedException} when the server refused the statement for its data.
+     */
     RunnelException failure(String operation, SQLException e) {
-        return new RunnelException("Postgres " + description + ": " + operation + " failed: " + e.getMessage(), e);
+        String message = "Postgres " + description + ": " + operation + " failed: " + e.getMessage();
+        return dataRejected(e) ? new DataRejectedException(message, e) : new RunnelException(message, e);
+    }
+
+    /**
+     * Whether the server refused a statement for the data it carried: SQLSTATE class 22 (data
+     * exception: a NUL in text, a malformed JSON value, a time out of range) or 23 (integrity
+     * constraint violation). Such a statement was not applied, and would fail again as it is.
+     */
+    static boolean dataRejected(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("22") || state.startsWith("23"));
     }
 
     /**

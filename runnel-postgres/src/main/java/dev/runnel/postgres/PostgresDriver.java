@@ -163,13 +163,13 @@ public final class PostgresDriver implements Driver {
     }
 
     @Override
-    public void jobCompleteMany(JobCompleteManyParams params) {
-        jobs.completeMany(params);
+    public long[] jobCompleteMany(JobCompleteManyParams params) {
+        return jobs.completeMany(params);
     }
 
     @Override
-    public void jobSetStateMany(List<JobSetStateParams> updates) {
-        jobs.setStateMany(updates);
+    public long[] jobSetStateMany(List<JobSetStateParams> updates) {
+        return jobs.setStateMany(updates);
     }
 
     @Override
@@ -185,6 +185,11 @@ public final class PostgresDriver implements Driver {
     @Override
     public Optional<JobRow> jobGet(long id) {
         return jobs.get(id);
+    }
+
+    @Override
+    public List<JobRow> jobGetMany(long[] ids) {
+        return jobs.getMany(ids);
     }
 
     @Override

@@ -34,7 +34,7 @@ import java.util.Set;
  */
 final class PostgresJobs {
     private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobClaim", "JobClaimAtMostOnce",
-            "JobCompleteMany", "JobSetStateMany", "JobReinsertMany", "JobScheduleDue", "JobGet", "JobList", "JobCountByState");
+            "JobCompleteMany", "JobSetStateMany", "JobReinsertMany", "JobScheduleDue", "JobGet", "JobGetMany", "JobList", "JobCountByState");
 
     private final PostgresSchema schema;
     private final PostgresConnections connections;
@@ -164,27 +164,36 @@ final class PostgresJobs {
         return jobs;
     }
 
-    void completeMany(JobCompleteManyParams params) {
-        if (params.size() == 0) {
-            return;
+    long[] completeMany(JobCompleteManyParams params) {
+        int n = params.size();
+        if (n == 0) {
+            return new long[0];
         }
-        long[] ids = Arrays.copyOf(params.ids(), params.size());
-        long[] finalizedAt = Arrays.copyOf(params.finalizedAtMicros(), params.size());
-        connections.run("completing jobs", c -> {
+        long[] ids = Arrays.copyOf(params.ids(), n);
+        long[] finalizedAt = Arrays.copyOf(params.finalizedAtMicros(), n);
+        int[] attempts = Arrays.copyOf(params.attempts(), n);
+        long[] attemptedAt = Arrays.copyOf(params.attemptedAtMicros(), n);
+        return connections.run("completing jobs", c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.get("JobCompleteMany"))) {
                 ps.setObject(1, ids);
                 ps.setObject(2, finalizedAt);
-                return ps.executeUpdate();
+                ps.setObject(3, attempts);
+                ps.setObject(4, attemptedAt);
+                ps.setString(5, params.clientId());
+                return ids(ps, n);
             }
         });
     }
 
-    void setStateMany(List<JobSetStateParams> updates) {
+    long[] setStateMany(List<JobSetStateParams> updates) {
         if (updates.isEmpty()) {
-            return;
+            return new long[0];
         }
         int n = updates.size();
         long[] ids = new long[n];
+        int[] attempts = new int[n];
+        long[] attemptedAt = new long[n];
+        String[] clients = new String[n];
         String[] states = new String[n];
         Long[] scheduledAt = new Long[n];
         Long[] finalizedAt = new Long[n];
@@ -193,23 +202,41 @@ final class PostgresJobs {
         for (int i = 0; i < n; i++) {
             JobSetStateParams u = updates.get(i);
             ids[i] = u.id();
+            attempts[i] = u.attempt();
+            attemptedAt[i] = Times.toMicros(u.attemptedAt());
+            clients[i] = u.clientId();
             states[i] = u.state().dbName();
             scheduledAt[i] = micros(u.scheduledAt());
             finalizedAt[i] = micros(u.finalizedAt());
             errors[i] = u.error();
             attemptDeltas[i] = u.attemptDelta();
         }
-        connections.run("recording job outcomes", c -> {
+        return connections.run("recording job outcomes", c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.get("JobSetStateMany"))) {
                 ps.setObject(1, ids);
-                ps.setArray(2, c.createArrayOf("text", states));
-                ps.setArray(3, c.createArrayOf("int8", scheduledAt));
-                ps.setArray(4, c.createArrayOf("int8", finalizedAt));
-                ps.setArray(5, c.createArrayOf("text", errors));
-                ps.setObject(6, attemptDeltas);
-                return ps.executeUpdate();
+                ps.setObject(2, attempts);
+                ps.setObject(3, attemptedAt);
+                ps.setArray(4, c.createArrayOf("text", clients));
+                ps.setArray(5, c.createArrayOf("text", states));
+                ps.setArray(6, c.createArrayOf("int8", scheduledAt));
+                ps.setArray(7, c.createArrayOf("int8", finalizedAt));
+                ps.setArray(8, c.createArrayOf("text", errors));
+                ps.setObject(9, attemptDeltas);
+                return ids(ps, n);
             }
         });
+    }
+
+    /** Runs a statement that returns ids, at most {@code max} of them. */
+    private static long[] ids(PreparedStatement ps, int max) throws SQLException {
+        long[] ids = new long[max];
+        int count = 0;
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                ids[count++] = rs.getLong(1);
+            }
+        }
+        return count == max ? ids : Arrays.copyOf(ids, count);
     }
 
     void reinsertMany(List<JobReinsertParams> jobs) {
@@ -296,6 +323,24 @@ final class PostgresJobs {
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? Optional.of(PostgresRows.decode(rs)) : Optional.empty();
                 }
+            }
+        });
+    }
+
+    List<JobRow> getMany(long[] ids) {
+        if (ids.length == 0) {
+            return List.of();
+        }
+        return connections.run("reading jobs", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("JobGetMany"))) {
+                ps.setObject(1, ids);
+                List<JobRow> rows = new ArrayList<>(ids.length);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        rows.add(PostgresRows.decode(rs));
+                    }
+                }
+                return rows;
             }
         });
     }

@@ -59,7 +59,9 @@ UPDATE {schema}.runnel_job j
 SET state = 'running',
     attempt = j.attempt + 1,
     attempted_at = ?,
-    attempted_by = array_append(j.attempted_by, ?)
+    -- The last 100 clients at most (JobClaimParams.MAX_ATTEMPTED_BY), as River keeps: a job
+    -- snoozed thousands of times must not grow without bound.
+    attempted_by = array_append(j.attempted_by[greatest(cardinality(j.attempted_by) - 98, 1):], ?)
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
 RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
           j.scheduled_at, j.errors::text[], j.metadata, j.tags;
@@ -84,28 +86,40 @@ RETURNING j.id, j.kind, j.args, j.priority, j.attempt + 1, j.max_attempts, j.att
           j.scheduled_at, j.errors::text[], j.metadata, j.tags;
 
 -- name: JobCompleteMany
--- The happy path: jobs that completed with nothing else to record, one statement per batch.
--- ?1 ids, ?2 finalized_at us.
+-- The happy path: jobs that completed with nothing else to record, one statement per batch. Only
+-- a job still running in the attempt that finished is written: the attempt's number, its start
+-- (unique per client, see ClaimClock) and its client must all match, so a write repeated after an
+-- unclear failure, or one from a client that was presumed dead and whose job was rescued and
+-- claimed again, changes nothing. The ids written come back.
+-- ?1 ids, ?2 finalized_at us, ?3 attempts, ?4 attempted_at us, ?5 client id.
 UPDATE {schema}.runnel_job j
 SET state = 'completed',
     finalized_at = timestamptz 'epoch' + batch.finalized_at * interval '1 microsecond'
-FROM unnest(?::bigint[], ?::bigint[]) AS batch(id, finalized_at)
-WHERE j.id = batch.id AND j.state = 'running';
+FROM unnest(?::bigint[], ?::bigint[], ?::integer[], ?::bigint[]) AS batch(id, finalized_at, attempt, attempted_at)
+WHERE j.id = batch.id AND j.state = 'running' AND j.attempt = batch.attempt
+  AND j.attempted_at = timestamptz 'epoch' + batch.attempted_at * interval '1 microsecond'
+  AND j.attempted_by[cardinality(j.attempted_by)] = ?
+RETURNING j.id;
 
 -- name: JobSetStateMany
--- Every other outcome, one statement per batch, for jobs still running. A null scheduled_at leaves
--- the job's as it is; a null error appends nothing.
--- ?1 ids, ?2 states, ?3 scheduled_at us, ?4 finalized_at us, ?5 errors (JSON objects),
--- ?6 attempt deltas.
+-- Every other outcome, one statement per batch, for jobs still running in the attempt the outcome
+-- belongs to (as JobCompleteMany). A null scheduled_at leaves the job's as it is; a null error
+-- appends nothing. The ids written come back.
+-- ?1 ids, ?2 attempts, ?3 attempted_at us, ?4 client ids, ?5 states, ?6 scheduled_at us,
+-- ?7 finalized_at us, ?8 errors (JSON objects), ?9 attempt deltas.
 UPDATE {schema}.runnel_job j
 SET state = batch.state::{schema}.runnel_job_state,
     scheduled_at = coalesce(timestamptz 'epoch' + batch.scheduled_at * interval '1 microsecond', j.scheduled_at),
     finalized_at = timestamptz 'epoch' + batch.finalized_at * interval '1 microsecond',
     attempt = j.attempt + batch.attempt_delta,
     errors = CASE WHEN batch.error IS NULL THEN j.errors ELSE array_append(j.errors, batch.error::jsonb) END
-FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::text[], ?::integer[])
-     AS batch(id, state, scheduled_at, finalized_at, error, attempt_delta)
-WHERE j.id = batch.id AND j.state = 'running';
+FROM unnest(?::bigint[], ?::integer[], ?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[],
+            ?::integer[])
+     AS batch(id, attempt, attempted_at, client_id, state, scheduled_at, finalized_at, error, attempt_delta)
+WHERE j.id = batch.id AND j.state = 'running' AND j.attempt = batch.attempt
+  AND j.attempted_at = timestamptz 'epoch' + batch.attempted_at * interval '1 microsecond'
+  AND j.attempted_by[cardinality(j.attempted_by)] = batch.client_id
+RETURNING j.id;
 
 -- name: JobReinsertMany
 -- Writes back jobs an at-most-once claim deleted, under their own ids, once their attempt failed
@@ -155,6 +169,13 @@ SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_
        created_at, scheduled_at, finalized_at, errors::text[], metadata, tags
 FROM {schema}.runnel_job
 WHERE id = ?;
+
+-- name: JobGetMany
+-- ?1 ids.
+SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
+       created_at, scheduled_at, finalized_at, errors::text[], metadata, tags
+FROM {schema}.runnel_job
+WHERE id = ANY (?::bigint[]);
 
 -- name: JobList
 -- ?1 and ?2 the states (an empty array for all), ?3 and ?4 the queue or null, ?5 after id, ?6 limit.

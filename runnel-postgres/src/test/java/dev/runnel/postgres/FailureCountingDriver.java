@@ -87,19 +87,13 @@ final class FailureCountingDriver implements Driver {
     }
 
     @Override
-    public void jobCompleteMany(JobCompleteManyParams params) {
-        counted(failedWrites, () -> {
-            delegate.jobCompleteMany(params);
-            return null;
-        });
+    public long[] jobCompleteMany(JobCompleteManyParams params) {
+        return counted(failedWrites, () -> delegate.jobCompleteMany(params));
     }
 
     @Override
-    public void jobSetStateMany(List<JobSetStateParams> updates) {
-        counted(failedWrites, () -> {
-            delegate.jobSetStateMany(updates);
-            return null;
-        });
+    public long[] jobSetStateMany(List<JobSetStateParams> updates) {
+        return counted(failedWrites, () -> delegate.jobSetStateMany(updates));
     }
 
     @Override
@@ -118,6 +112,11 @@ final class FailureCountingDriver implements Driver {
     @Override
     public Optional<JobRow> jobGet(long id) {
         return delegate.jobGet(id);
+    }
+
+    @Override
+    public List<JobRow> jobGetMany(long[] ids) {
+        return delegate.jobGetMany(ids);
     }
 
     @Override

@@ -21,6 +21,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.Executors;
@@ -171,10 +173,14 @@ class PostgresDriverTest {
             assertThat(row.scheduledAt()).isEqualTo(Times.truncate(scheduled));
 
             Instant claimedAt = T0.plusSeconds(1).plusNanos(999_999_999);
-            assertThat(d.jobClaim(new JobClaimParams("q", 10, claimedAt, "c"))).singleElement()
+            List<JobRow> claimed = d.jobClaim(new JobClaimParams("q", 10, claimedAt, "c"));
+            assertThat(claimed).singleElement()
                     .satisfies(j -> assertThat(j.attemptedAt()).contains(Times.truncate(claimedAt)));
             long finalized = Times.toMicros(T0) + 987_654_321L;
-            d.jobCompleteMany(new JobCompleteManyParams(new long[] {id, 0}, new long[] {finalized, 0}, 1));
+            JobCompleteManyParams one = JobCompleteManyParams.of(claimed, T0);
+            // Only the first entry of longer arrays counts.
+            assertThat(d.jobCompleteMany(new JobCompleteManyParams(new long[] {id, 0}, new long[] {finalized, 0},
+                    new int[] {1, 0}, new long[] {one.attemptedAtMicros()[0], 0}, 1, "c"))).containsExactly(id);
             assertThat(d.jobGet(id).orElseThrow().finalizedAt()).contains(Times.fromMicros(finalized));
         }
     }
@@ -208,13 +214,15 @@ class PostgresDriverTest {
             new Migrator(d).up();
             JobInsertParams job = new JobInsertParams("k", "{}", "q", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}");
             long[] ids = d.jobInsertMany(List.of(job, job, job));
-            d.jobClaim(new JobClaimParams("q", 10, T0, "c"));
+            Map<Long, JobRow> claimed = d.jobClaim(new JobClaimParams("q", 10, T0, "c")).stream()
+                    .collect(Collectors.toMap(JobRow::id, j -> j));
             Instant later = T0.plusNanos(1_001_000);
-            d.jobSetStateMany(List.of(
-                    new JobSetStateParams(ids[0], JobState.CANCELLED, null, later, "{\"attempt\":1,\"at\":\"" + T0
-                            + "\",\"error\":\"it's \\\"quoted\\\", {braced}\",\"trace\":\"\"}", 0),
-                    new JobSetStateParams(ids[1], JobState.AVAILABLE, later, null, null, -1),
-                    new JobSetStateParams(ids[2], JobState.RETRYABLE, later.plusSeconds(1), null, null, 0)));
+            assertThat(d.jobSetStateMany(List.of(
+                    JobSetStateParams.of(claimed.get(ids[0]), JobState.CANCELLED, null, later, "{\"attempt\":1,\"at\":\""
+                            + T0 + "\",\"error\":\"it's \\\"quoted\\\", {braced}\",\"trace\":\"\"}", 0),
+                    JobSetStateParams.of(claimed.get(ids[1]), JobState.AVAILABLE, later, null, null, -1),
+                    JobSetStateParams.of(claimed.get(ids[2]), JobState.RETRYABLE, later.plusSeconds(1), null, null, 0))))
+                    .containsExactlyInAnyOrder(ids);
             JobRow cancelled = d.jobGet(ids[0]).orElseThrow();
             assertThat(cancelled.state()).isEqualTo(JobState.CANCELLED);
             assertThat(cancelled.finalizedAt()).contains(later);

@@ -14,14 +14,27 @@ import java.util.List;
 final class SqliteBatch {
     private SqliteBatch() {}
 
-    /** Completions as {@code [[id, finalized_at], ...]}. */
+    /** Completions as {@code [[id, finalized_at, attempt, attempted_at], ...]}. */
     static String encodeCompletions(JobCompleteManyParams params) {
-        StringBuilder out = new StringBuilder(params.size() * 28).append('[');
+        StringBuilder out = new StringBuilder(params.size() * 52).append('[');
         for (int i = 0; i < params.size(); i++) {
             if (i > 0) {
                 out.append(',');
             }
-            out.append('[').append(params.ids()[i]).append(',').append(params.finalizedAtMicros()[i]).append(']');
+            out.append('[').append(params.ids()[i]).append(',').append(params.finalizedAtMicros()[i])
+                    .append(',').append(params.attempts()[i]).append(',').append(params.attemptedAtMicros()[i]).append(']');
+        }
+        return out.append(']').toString();
+    }
+
+    /** Ids as a JSON array. */
+    static String encodeIds(long[] ids) {
+        StringBuilder out = new StringBuilder(ids.length * 8).append('[');
+        for (int i = 0; i < ids.length; i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            out.append(ids[i]);
         }
         return out.append(']').toString();
     }

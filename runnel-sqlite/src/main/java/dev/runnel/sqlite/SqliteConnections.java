@@ -1,6 +1,7 @@
 package dev.runnel.sqlite;
 
 import dev.runnel.RunnelException;
+import dev.runnel.driver.DataRejectedException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -182,7 +183,8 @@ final class SqliteConnections implements AutoCloseable {
 
     private void awaitRetry(SQLException e, long deadline) {
         if (!isBusy(e)) {
-            throw new RunnelException("SQLite " + description + ": " + e.getMessage(), e);
+            String message = "SQLite " + description + ": " + e.getMessage();
+            throw dataRejected(e) ? new DataRejectedException(message, e) : new RunnelException(message, e);
         }
         if (System.nanoTime() - deadline > 0) {
             throw new RunnelException("SQLite " + description + " stayed locked by another process for longer than "
@@ -195,6 +197,21 @@ final class SqliteConnections implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new RunnelException("interrupted waiting for SQLite " + description, ie);
         }
+    }
+
+    /**
+     * Whether SQLite refused a statement for the data it carried: a constraint (CHECK, NOT NULL,
+     * UNIQUE, a trigger's RAISE), a type mismatch, a value too big, or malformed JSON given to a
+     * JSON function. Such a statement was not applied, and would fail again as it is.
+     */
+    static boolean dataRejected(SQLException e) {
+        if (!(e instanceof SQLiteException se)) {
+            return false;
+        }
+        int primary = se.getResultCode().code & 0xff;
+        return primary == SQLiteErrorCode.SQLITE_CONSTRAINT.code || primary == SQLiteErrorCode.SQLITE_MISMATCH.code
+                || primary == SQLiteErrorCode.SQLITE_TOOBIG.code
+                || primary == SQLiteErrorCode.SQLITE_ERROR.code && String.valueOf(e.getMessage()).contains("malformed JSON");
     }
 
     static boolean isBusy(SQLException e) {

@@ -28,6 +28,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -45,7 +46,7 @@ public final class SqliteDriver implements Driver {
     public static final int DEFAULT_READERS = 2;
 
     private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUniform", "JobInsertReturning", "LastInsertId",
-            "JobClaim", "JobClaimAtMostOnce", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobGet", "JobList", "JobCountByState");
+            "JobClaim", "JobClaimAtMostOnce", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobGet", "JobGetMany", "JobList", "JobCountByState");
     private static final Set<String> MIGRATION_STATEMENTS = Set.of("MigrationTableCreate", "MigrationTableExists",
             "MigrationList", "MigrationGet", "MigrationInsert", "MigrationDelete");
 
@@ -283,18 +284,29 @@ public final class SqliteDriver implements Driver {
     }
 
     @Override
-    public void jobCompleteMany(JobCompleteManyParams params) {
+    public long[] jobCompleteMany(JobCompleteManyParams params) {
+        if (params.size() == 0) {
+            return new long[0];
+        }
         String json = SqliteBatch.encodeCompletions(params);
-        connections.write(s -> {
+        return connections.write(s -> {
             PreparedStatement complete = s.prepare(sql.get("JobCompleteMany"));
             complete.setString(1, json);
-            return complete.executeUpdate();
+            complete.setString(2, params.clientId());
+            long[] ids = new long[params.size()];
+            int count = 0;
+            try (ResultSet rs = complete.executeQuery()) {
+                while (rs.next()) {
+                    ids[count++] = rs.getLong(1);
+                }
+            }
+            return count == ids.length ? ids : Arrays.copyOf(ids, count);
         });
     }
 
     @Override
-    public void jobSetStateMany(List<JobSetStateParams> updates) {
-        connections.writeTransaction(s -> {
+    public long[] jobSetStateMany(List<JobSetStateParams> updates) {
+        return connections.writeTransaction(s -> {
             PreparedStatement set = s.prepare(sql.get("JobSetState"));
             for (JobSetStateParams u : updates) {
                 set.setLong(1, u.id());
@@ -307,10 +319,14 @@ public final class SqliteDriver implements Driver {
                 } else {
                     set.setString(6, u.error());
                 }
+                set.setInt(7, u.attempt());
+                set.setLong(8, Times.toMicros(u.attemptedAt()));
+                set.setString(9, u.clientId());
                 set.addBatch();
             }
-            set.executeBatch();
-            return null;
+            int[] counts = set.executeBatch();
+            return java.util.stream.IntStream.range(0, counts.length).filter(i -> counts[i] > 0)
+                    .mapToLong(i -> updates.get(i).id()).toArray();
         });
     }
 
@@ -369,6 +385,25 @@ public final class SqliteDriver implements Driver {
             try (ResultSet rs = get.executeQuery()) {
                 return rs.next() ? Optional.of(SqliteRows.decode(rs)) : Optional.empty();
             }
+        });
+    }
+
+    @Override
+    public List<JobRow> jobGetMany(long[] ids) {
+        if (ids.length == 0) {
+            return List.of();
+        }
+        String json = SqliteBatch.encodeIds(ids);
+        return connections.read(s -> {
+            PreparedStatement get = s.prepare(sql.get("JobGetMany"));
+            get.setString(1, json);
+            List<JobRow> rows = new ArrayList<>(ids.length);
+            try (ResultSet rs = get.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(SqliteRows.decode(rs));
+                }
+            }
+            return rows;
         });
     }
 

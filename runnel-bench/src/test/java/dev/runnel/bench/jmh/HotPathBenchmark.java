@@ -6,6 +6,7 @@ import dev.runnel.JobState;
 import dev.runnel.RetryPolicy;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.Times;
+import dev.runnel.internal.Completer;
 import dev.runnel.internal.JobRunner;
 import dev.runnel.internal.Outcome;
 import dev.runnel.internal.RunningJob;
@@ -87,15 +88,6 @@ public class HotPathBenchmark {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public JobCompleteManyParams encodeCompletions() {
-        long[] ids = new long[outcomes.size()];
-        long[] at = new long[outcomes.size()];
-        int i = 0;
-        for (Outcome o : outcomes) {
-            if (o.isPlainCompletion()) {
-                ids[i] = o.job().id();
-                at[i++] = Times.toMicros(o.finalizedAt());
-            }
-        }
-        return new JobCompleteManyParams(ids, at, i);
+        return Completer.completions(outcomes, "bench");
     }
 }

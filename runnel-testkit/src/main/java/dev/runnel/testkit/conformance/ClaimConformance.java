@@ -96,9 +96,14 @@ public abstract class ClaimConformance extends DriverConformance {
         long a = insert(runnel, "a", InsertOptions.NONE);
         long b = insert(runnel, "b", InsertOptions.NONE);
         long notClaimed = insert(runnel, "c", InsertOptions.builder().queue("elsewhere").build());
-        claim("default", 10);
+        List<JobRow> claimed = claim("default", 10);
         long at = Times.toMicros(T0.plusMillis(5));
-        driver.jobCompleteMany(new JobCompleteManyParams(new long[] {a, b, notClaimed}, new long[] {at, at + 1, at}, 3));
+        long attemptedAt = Times.toMicros(T0);
+        long[] written = driver.jobCompleteMany(new JobCompleteManyParams(new long[] {a, b, notClaimed, 999_999},
+                new long[] {at, at + 1, at, at}, new int[] {1, 1, 0, 1}, new long[] {attemptedAt, attemptedAt, 0, attemptedAt},
+                4, "client-a"));
+        assertThat(written).containsExactlyInAnyOrder(a, b);
+        assertThat(claimed).hasSize(2);
         JobRow done = runnel.jobGet(a).orElseThrow();
         assertThat(done.state()).isEqualTo(JobState.COMPLETED);
         assertThat(done.finalizedAt()).contains(T0.plusMillis(5));
@@ -107,17 +112,55 @@ public abstract class ClaimConformance extends DriverConformance {
     }
 
     @Test
+    void outcomeWritesAreFencedByTheAttemptItsStartAndItsClient() {
+        Runnel runnel = inserter();
+        long id = insert(runnel, "fenced", InsertOptions.NONE);
+        JobRow first = claim("default", 10).getFirst();
+        // The attempt is rescued, retried, and claimed again by another client: a late write of the
+        // first attempt must change nothing, whichever statement carries it.
+        driver.jobSetStateMany(List.of(JobSetStateParams.of(first, JobState.AVAILABLE, T0, null, null, 0)));
+        JobRow second = driver.jobClaim(new JobClaimParams("default", 10, T0.plusMillis(1), "client-b")).getFirst();
+        assertThat(second.attempt()).isEqualTo(2);
+        assertThat(driver.jobCompleteMany(JobCompleteManyParams.of(List.of(first), T0))).isEmpty();
+        assertThat(driver.jobSetStateMany(List.of(JobSetStateParams.of(first, JobState.DISCARDED, null, T0, null, 0))))
+                .isEmpty();
+        // Same attempt number and start, but another client; same client and number, another start.
+        JobRow otherClient = new JobRow(second.id(), second.kind(), second.args(), second.state(), second.queue(),
+                second.priority(), second.attempt(), second.maxAttempts(), second.attemptedAt(), List.of("client-a"),
+                second.createdAt(), second.scheduledAt(), second.finalizedAt(), second.errors(), second.metadata(),
+                second.tags());
+        assertThat(driver.jobCompleteMany(JobCompleteManyParams.of(List.of(otherClient), T0))).isEmpty();
+        JobRow otherStart = new JobRow(second.id(), second.kind(), second.args(), second.state(), second.queue(),
+                second.priority(), second.attempt(), second.maxAttempts(), java.util.Optional.of(T0.plusMillis(2)),
+                second.attemptedBy(), second.createdAt(), second.scheduledAt(), second.finalizedAt(), second.errors(),
+                second.metadata(), second.tags());
+        assertThat(driver.jobSetStateMany(List.of(JobSetStateParams.of(otherStart, JobState.CANCELLED, null, T0, null, 0))))
+                .isEmpty();
+        assertThat(runnel.jobGet(id).orElseThrow().state()).isEqualTo(JobState.RUNNING);
+        // The current attempt writes, once: a repeat of the same write finds the job no longer running.
+        assertThat(driver.jobCompleteMany(JobCompleteManyParams.of(List.of(second), T0.plusSeconds(1)))).containsExactly(id);
+        assertThat(driver.jobCompleteMany(JobCompleteManyParams.of(List.of(second), T0.plusSeconds(2)))).isEmpty();
+        JobRow done = runnel.jobGet(id).orElseThrow();
+        assertThat(done.state()).isEqualTo(JobState.COMPLETED);
+        assertThat(done.finalizedAt()).contains(T0.plusSeconds(1));
+        assertThat(done.attemptedBy()).containsExactly("client-a", "client-b");
+    }
+
+    @Test
     void setStateRecordsRetriesWithErrorsAndFinalStates() {
         Runnel runnel = inserter();
         long retried = insert(runnel, "r", InsertOptions.NONE);
         long discarded = insert(runnel, "d", InsertOptions.NONE);
         long snoozed = insert(runnel, "s", InsertOptions.NONE);
-        claim("default", 10);
+        java.util.Map<Long, JobRow> claimed = claim("default", 10).stream()
+                .collect(java.util.stream.Collectors.toMap(JobRow::id, j -> j));
         JobError error = new JobError(1, T0, "boom", "trace line");
-        driver.jobSetStateMany(List.of(
-                new JobSetStateParams(retried, JobState.RETRYABLE, T0.plusSeconds(16), null, JobJson.encodeError(error), 0),
-                new JobSetStateParams(discarded, JobState.DISCARDED, null, T0, JobJson.encodeError(error), 0),
-                new JobSetStateParams(snoozed, JobState.SCHEDULED, T0.plusSeconds(60), null, null, -1)));
+        assertThat(driver.jobSetStateMany(List.of(
+                JobSetStateParams.of(claimed.get(retried), JobState.RETRYABLE, T0.plusSeconds(16), null,
+                        JobJson.encodeError(error), 0),
+                JobSetStateParams.of(claimed.get(discarded), JobState.DISCARDED, null, T0, JobJson.encodeError(error), 0),
+                JobSetStateParams.of(claimed.get(snoozed), JobState.SCHEDULED, T0.plusSeconds(60), null, null, -1))))
+                .containsExactlyInAnyOrder(retried, discarded, snoozed);
         JobRow r = runnel.jobGet(retried).orElseThrow();
         assertThat(r.state()).isEqualTo(JobState.RETRYABLE);
         assertThat(r.scheduledAt()).isEqualTo(T0.plusSeconds(16));
@@ -134,9 +177,9 @@ public abstract class ClaimConformance extends DriverConformance {
         // A second failure appends, keeping the first.
         clock.advance(Duration.ofSeconds(16));
         driver.jobScheduleDue(new JobScheduleParams(clock.instant(), 100));
-        assertThat(claim("default", 10)).extracting(JobRow::id).contains(retried);
+        JobRow again = claim("default", 10).stream().filter(j -> j.id() == retried).findFirst().orElseThrow();
         JobError second = new JobError(2, clock.instant(), "boom again", "");
-        driver.jobSetStateMany(List.of(new JobSetStateParams(retried, JobState.RETRYABLE, T0.plusSeconds(100), null,
+        driver.jobSetStateMany(List.of(JobSetStateParams.of(again, JobState.RETRYABLE, T0.plusSeconds(100), null,
                 JobJson.encodeError(second), 0)));
         assertThat(runnel.jobGet(retried).orElseThrow().errors()).containsExactly(error, second);
     }
@@ -168,9 +211,9 @@ public abstract class ClaimConformance extends DriverConformance {
         long id = insert(runnel, "x", InsertOptions.builder().priority(3).maxAttempts(5).tags(List.of("t1", "t2"))
                 .metadata(java.util.Map.of("tenant", "acme")).build());
         // A first attempt failed at least once, so the write-back must keep its earlier error.
-        claim("default", 10);
+        JobRow attempt1 = claim("default", 10).getFirst();
         JobError first = new JobError(1, T0, "first", "");
-        driver.jobSetStateMany(List.of(new JobSetStateParams(id, JobState.AVAILABLE, T0, null, JobJson.encodeError(first), 0)));
+        driver.jobSetStateMany(List.of(JobSetStateParams.of(attempt1, JobState.AVAILABLE, T0, null, JobJson.encodeError(first), 0)));
         clock.advance(Duration.ofSeconds(1));
         JobRow claimed = driver.jobClaim(new JobClaimParams("default", 10, clock.instant(), "client-b", true)).getFirst();
         assertThat(claimed.attempt()).isEqualTo(2);
