@@ -108,6 +108,15 @@ public final class InsertOptions {
         if (!value.strip().equals(value)) {
             throw new IllegalArgumentException(option + " must not start or end with whitespace: '" + value + "'");
         }
+        // NUL and other control characters are refused here, not by the database at write time:
+        // Postgres rejects NUL in text, and a name with a newline or escape code garbles every log
+        // line and listing it appears in.
+        for (int i = 0; i < value.length(); i++) {
+            if (Character.isISOControl(value.charAt(i))) {
+                throw new IllegalArgumentException(option + " must not contain control characters, found U+"
+                        + String.format("%04X", (int) value.charAt(i)) + " at index " + i);
+            }
+        }
         return value;
     }
 

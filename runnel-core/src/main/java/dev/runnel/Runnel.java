@@ -2,26 +2,21 @@ package dev.runnel;
 
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobInsertParams;
-import dev.runnel.internal.ClaimClock;
-import dev.runnel.internal.Completer;
-import dev.runnel.internal.DeadlineWatcher;
+import dev.runnel.internal.ClientConfig;
+import dev.runnel.internal.ClientRuntime;
 import dev.runnel.internal.Inserter;
-import dev.runnel.internal.JobRunner;
 import dev.runnel.internal.Kinds;
-import dev.runnel.internal.Producer;
-import dev.runnel.internal.Scheduler;
 import dev.runnel.internal.WorkUnit;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A Runnel client: inserts jobs and, once started, works the queues it was built with.
@@ -41,15 +36,11 @@ import org.slf4j.LoggerFactory;
  * {@link #start()}: a client without queues is an insert-only client.
  */
 public final class Runnel implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(Runnel.class);
-
-    private final Builder config;
+    private final ClientConfig config;
     private final Driver driver;
     private final Inserter inserter;
-    private final Map<String, Producer> producers = new LinkedHashMap<>();
-    private final List<dev.runnel.internal.Service> services = new ArrayList<>();
-    private Completer completer;
-    private AutoCloseable insertSubscription;
+    private ClientRuntime runtime;
+    private Thread shutdownHook;
     private State state = State.NEW;
 
     private enum State { NEW, STARTED, STOPPED, CLOSED }
@@ -58,22 +49,20 @@ public final class Runnel implements AutoCloseable {
      * How a queue's jobs are delivered to workers.
      *
      * <p>{@link #AT_LEAST_ONCE} (the default): a claimed job is running until its outcome is
-     * written; if the process dies first, the job is to be rescued and run again (the rescuer is
-     * not built yet: until then it stays running), so a worker must
-     * tolerate a repeat. {@link #AT_MOST_ONCE}: the claim itself removes the job from the table,
-     * so a success costs no write at all and leaves no row (listeners still hear of it); a job
-     * running when the process dies is lost; a failure is written back as discarded and a cancel
-     * as cancelled, with the error, never retried. For work where a repeat is worse than a loss
-     * (a notification nobody wants twice) and for the cheapest possible throughput.
+     * written; if the process dies first, the rescuer gives the job back to be run again once the
+     * client's heartbeat has expired, so a worker must tolerate a repeat. {@link #AT_MOST_ONCE}:
+     * the claim itself removes the job from the table, so a success costs no write at all and
+     * leaves no row (listeners still hear of it); a job running when the process dies is lost (the
+     * rescuer has nothing to find); a failure is written back as discarded and a cancel as
+     * cancelled, with the error, never retried. For work where a repeat is worse than a loss (a
+     * notification nobody wants twice) and for the cheapest possible throughput.
      */
     public enum Delivery { AT_LEAST_ONCE, AT_MOST_ONCE }
 
-    private record QueueConfig(int maxWorkers, Delivery delivery) {}
-
-    private Runnel(Builder b) {
-        this.config = b;
-        this.driver = b.driver;
-        this.inserter = new Inserter(b.clock);
+    private Runnel(ClientConfig config, Driver driver) {
+        this.config = config;
+        this.driver = driver;
+        this.inserter = new Inserter(config.clock());
     }
 
     public static Builder builder() {
@@ -82,7 +71,7 @@ public final class Runnel implements AutoCloseable {
 
     /** This client's id, recorded in {@code attempted_by} of each job it works. */
     public String id() {
-        return config.clientId;
+        return config.clientId();
     }
 
     /** The driver this client stores jobs with. */
@@ -91,70 +80,42 @@ public final class Runnel implements AutoCloseable {
     }
 
     /**
-     * Checks the schema (or migrates it, with {@link Builder#autoMigrate}), then starts fetching and
-     * working jobs on every queue. Throws {@link RunnelException} when the database is unusable.
+     * Checks the schema (or migrates it, with {@link Builder#autoMigrate}), registers this client
+     * in the cluster, and starts its services: the heartbeat, leader election (and, while it leads,
+     * the scheduler, rescuer and cleaner) and fetching and working jobs on every queue. Throws
+     * {@link RunnelException} when the database is unusable.
      */
     public synchronized void start() {
         if (state != State.NEW) {
             throw new IllegalStateException("a client starts once; this one is " + state.name().toLowerCase());
         }
         Migrator migrator = new Migrator(driver);
-        if (config.autoMigrate) {
+        if (config.autoMigrate()) {
             migrator.up();
         }
         migrator.checkCurrent();
+        runtime = new ClientRuntime(config, driver);
+        runtime.start();
         state = State.STARTED;
-        if (config.queues.isEmpty()) {
-            return;
-        }
-        JobRunner runner = new JobRunner(config.units, config.clock, config.jobTimeout, config.retryPolicy);
-        completer = new Completer(driver, config.listeners, new Completer.Config(config.completerBatchSize,
-                config.completerFlushInterval, config.stopTimeout, config.clientId), config.clock, config.retryPolicy);
-        completer.start();
-        ClaimClock claimClock = new ClaimClock(config.clock);
-        for (Map.Entry<String, QueueConfig> q : config.queues.entrySet()) {
-            Producer producer = new Producer(new Producer.Config(q.getKey(), q.getValue().maxWorkers(),
-                    config.fetchPollInterval, config.fetchCooldown, config.clientId,
-                    q.getValue().delivery() == Delivery.AT_MOST_ONCE), driver, runner, completer, config.clock,
-                    claimClock);
-            producers.put(q.getKey(), producer);
-        }
-        services.add(new DeadlineWatcher(List.copyOf(producers.values())));
-        services.add(new Scheduler(driver, config.clock, config.schedulerInterval, this::wakeAll));
-        services.forEach(dev.runnel.internal.Service::start);
-        producers.values().forEach(Producer::start);
-        if (driver.supportsListenNotify()) {
-            insertSubscription = driver.listenInserts(this::wake);
+        if (config.stopOnShutdown()) {
+            shutdownHook = new Thread(() -> stop(config.stopTimeout()), "runnel-shutdown-" + config.clientId());
+            Runtime.getRuntime().addShutdownHook(shutdownHook);
         }
     }
 
     /**
      * Stops gracefully: stops fetching, waits up to {@code timeout} for running jobs, then cancels
-     * those still running (interrupt, and {@link Job#isCancelled()}), waits for them to return, and
-     * writes every outcome before returning. Idempotent.
+     * those still running (interrupt, and {@link Job#isCancelled()}) and waits for them to return;
+     * writes every outcome, gives up the leadership if it held it, and records the stop, so that any
+     * job left running is rescued at once. Idempotent.
      */
     public synchronized void stop(Duration timeout) {
         if (state != State.STARTED) {
             return;
         }
         state = State.STOPPED;
-        closeQuietly(insertSubscription);
-        producers.values().forEach(Producer::stop);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        try {
-            if (!awaitIdle(deadline)) {
-                producers.values().forEach(p -> p.cancelRunning("client stopping"));
-                if (!awaitIdle(System.nanoTime() + config.stopTimeout.toNanos())) {
-                    LOG.warn("jobs ignored cancellation for {}; they stay running until rescued", config.stopTimeout);
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        services.forEach(dev.runnel.internal.Service::stop);
-        if (completer != null) {
-            completer.stop();
-        }
+        removeShutdownHook();
+        runtime.stop(timeout);
     }
 
     /** Stops at once: cancels running jobs without waiting for them to finish on their own. */
@@ -168,17 +129,25 @@ public final class Runnel implements AutoCloseable {
         if (state == State.CLOSED) {
             return;
         }
-        stop(config.stopTimeout);
+        stop(config.stopTimeout());
         state = State.CLOSED;
         driver.close();
     }
 
-    private boolean awaitIdle(long deadlineNanos) throws InterruptedException {
-        boolean idle = true;
-        for (Producer p : producers.values()) {
-            idle &= p.awaitIdle(deadlineNanos);
+    private void removeShutdownHook() {
+        if (shutdownHook == null || Thread.currentThread() == shutdownHook) {
+            return;
         }
-        return idle;
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down: the hook runs, and finds the client stopped
+        }
+    }
+
+    /** Whether this client holds the leadership now (and runs the cluster's maintenance). */
+    public boolean isLeader() {
+        return runtime != null && state == State.STARTED && runtime.isLeader();
     }
 
     // ---- inserting ----
@@ -202,7 +171,12 @@ public final class Runnel implements AutoCloseable {
             return new long[0];
         }
         List<JobInsertParams> rows = inserter.resolve(requests);
-        long[] ids = driver.jobInsertMany(rows);
+        long[] ids;
+        try {
+            ids = driver.jobInsertMany(rows);
+        } catch (RunnelException e) {
+            throw explained(e);
+        }
         wakeFor(rows);
         return ids;
     }
@@ -226,43 +200,55 @@ public final class Runnel implements AutoCloseable {
             return new long[0];
         }
         List<JobInsertParams> rows = inserter.resolve(requests);
-        long[] ids = driver.jobInsertManyTx(transaction, rows);
+        long[] ids;
+        try {
+            ids = driver.jobInsertManyTx(transaction, rows);
+        } catch (RunnelException e) {
+            throw explained(e);
+        }
         // Not yet committed: the wake-up may find nothing, and the next poll will find them.
         wakeFor(rows);
         return ids;
     }
 
+    /**
+     * {@code e}, or, when the schema is behind this Runnel (a fresh database nobody migrated), an
+     * exception that says what to do instead of the database's "no such table".
+     */
+    private RuntimeException explained(RunnelException e) {
+        if (e instanceof RunnelConnectException) {
+            return e;
+        }
+        try {
+            new Migrator(driver).checkCurrent();
+        } catch (RunnelException schema) {
+            schema.addSuppressed(e);
+            return schema;
+        }
+        return e;
+    }
+
     /** Wakes this client's producers of the queues that got available jobs, once per queue run. */
     private void wakeFor(List<JobInsertParams> rows) {
-        if (producers.isEmpty()) {
+        ClientRuntime r = runtime;
+        if (r == null || !r.hasProducers()) {
             return;
         }
         String last = null;
         for (JobInsertParams row : rows) {
             String queue = row.queue();
             if (row.state() == JobState.AVAILABLE && !queue.equals(last)) {
-                wake(queue);
+                r.wake(queue);
                 last = queue;
             }
         }
-    }
-
-    private void wake(String queue) {
-        Producer p = producers.get(queue);
-        if (p != null) {
-            p.signalInsert();
-        }
-    }
-
-    private void wakeAll() {
-        producers.values().forEach(Producer::signalInsert);
     }
 
     // ---- reading ----
 
     /**
      * The job with this id, if it exists: a job that succeeded in an {@link Delivery#AT_MOST_ONCE}
-     * queue does not (its claim removed it).
+     * queue does not (its claim removed it), nor one the cleaner deleted after its retention.
      */
     public Optional<JobRow> jobGet(long id) {
         return driver.jobGet(id);
@@ -278,20 +264,20 @@ public final class Runnel implements AutoCloseable {
         return driver.jobCountByState();
     }
 
-    private static void closeQuietly(AutoCloseable c) {
-        if (c == null) {
-            return;
-        }
-        try {
-            c.close();
-        } catch (Exception e) {
-            LOG.debug("closing {} failed", c, e);
-        }
+    /** Every client registered in the cluster, running or gone but not yet removed, oldest first. */
+    public List<ClientRow> clients() {
+        return driver.clientList();
+    }
+
+    /** The leader's lease, if any client holds or held it. */
+    public Optional<LeaderRow> leader() {
+        return driver.leaderGet();
     }
 
     /**
      * Configures a {@link Runnel} client. Each setter validates its value at once; {@link #build()}
-     * checks the whole and freezes it.
+     * checks the whole and copies it into the client, so that changing the builder afterwards
+     * changes nothing.
      */
     public static final class Builder {
         /** Default {@link #fetchPollInterval}: 1 s. */
@@ -316,11 +302,35 @@ public final class Runnel implements AutoCloseable {
         public static final Duration DEFAULT_COMPLETER_FLUSH_INTERVAL = Duration.ofMillis(5);
         /** The most concurrent jobs a queue may have: {@value}. */
         public static final int MAX_WORKERS = 100_000;
+        /**
+         * Default {@link #heartbeatInterval}: 2 s. One tiny upsert per client every 2 s costs
+         * nothing next to the jobs, and keeps the rescue of a dead client's jobs within seconds.
+         */
+        public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(2);
+        /**
+         * Default {@link #heartbeatTimeout}: 10 s, five missed heartbeats: a client silent that long
+         * counts as dead and its jobs are rescued. Long enough for a full GC or a slow failover.
+         */
+        public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
+        /** Default {@link #leaderLease}: 10 s; a new leader takes over within about 13 s of the old one's death. */
+        public static final Duration DEFAULT_LEADER_LEASE = Duration.ofSeconds(10);
+        /** Default {@link #rescueThreshold}: 1 hour. */
+        public static final Duration DEFAULT_RESCUE_THRESHOLD = Duration.ofHours(1);
+        /** Default {@link #cleanerInterval}: 30 s. */
+        public static final Duration DEFAULT_CLEANER_INTERVAL = Duration.ofSeconds(30);
+        /** Default {@link #retention} of completed and of cancelled jobs: 24 hours. */
+        public static final Duration DEFAULT_COMPLETED_RETENTION = Duration.ofHours(24);
+        /** Default {@link #retention} of discarded jobs: 7 days, time enough to look into what failed. */
+        public static final Duration DEFAULT_DISCARDED_RETENTION = Duration.ofDays(7);
 
         private Driver driver;
-        private final Map<String, QueueConfig> queues = new LinkedHashMap<>();
+        private final Map<String, ClientConfig.QueueConfig> queues = new LinkedHashMap<>();
         private final Map<String, WorkUnit<?>> units = new LinkedHashMap<>();
         private final List<JobListener> listeners = new ArrayList<>();
+        private final Map<JobState, Duration> retention = new EnumMap<>(Map.of(
+                JobState.COMPLETED, DEFAULT_COMPLETED_RETENTION,
+                JobState.CANCELLED, DEFAULT_COMPLETED_RETENTION,
+                JobState.DISCARDED, DEFAULT_DISCARDED_RETENTION));
         private Clock clock = Clock.systemUTC();
         private Duration fetchPollInterval = DEFAULT_FETCH_POLL_INTERVAL;
         private Duration fetchCooldown = DEFAULT_FETCH_COOLDOWN;
@@ -329,10 +339,15 @@ public final class Runnel implements AutoCloseable {
         private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
         private int completerBatchSize = DEFAULT_COMPLETER_BATCH_SIZE;
         private Duration completerFlushInterval = DEFAULT_COMPLETER_FLUSH_INTERVAL;
+        private Duration heartbeatInterval = DEFAULT_HEARTBEAT_INTERVAL;
+        private Duration heartbeatTimeout = DEFAULT_HEARTBEAT_TIMEOUT;
+        private Duration leaderLease = DEFAULT_LEADER_LEASE;
+        private Duration rescueThreshold = DEFAULT_RESCUE_THRESHOLD;
+        private Duration cleanerInterval = DEFAULT_CLEANER_INTERVAL;
         private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
         private String clientId = defaultClientId();
         private boolean autoMigrate;
-        private boolean built;
+        private boolean stopOnShutdown;
 
         private Builder() {}
 
@@ -355,7 +370,8 @@ public final class Runnel implements AutoCloseable {
                         + MAX_WORKERS + ", was " + maxWorkers);
             }
             require("delivery", delivery);
-            if (queues.putIfAbsent(name, new QueueConfig(maxWorkers, delivery)) != null) {
+            if (queues.putIfAbsent(name, new ClientConfig.QueueConfig(maxWorkers, delivery == Delivery.AT_MOST_ONCE))
+                    != null) {
                 throw new IllegalArgumentException("queue " + name + " is configured twice");
             }
             return this;
@@ -377,7 +393,7 @@ public final class Runnel implements AutoCloseable {
             return this;
         }
 
-        /** Receives an event for every outcome this client writes. */
+        /** Receives an event for every outcome this client stores. */
         public Builder listener(JobListener listener) {
             listeners.add(require("listener", listener));
             return this;
@@ -407,7 +423,7 @@ public final class Runnel implements AutoCloseable {
             return this;
         }
 
-        /** How often due scheduled and retryable jobs are made available. */
+        /** How often due scheduled and retryable jobs are made available (by the leader). */
         public Builder schedulerInterval(Duration interval) {
             this.schedulerInterval = positive("schedulerInterval", interval);
             return this;
@@ -440,33 +456,137 @@ public final class Runnel implements AutoCloseable {
             return this;
         }
 
+        /** How often this client tells the cluster it is alive: 100 ms to 1 minute, default 2 s. */
+        public Builder heartbeatInterval(Duration interval) {
+            this.heartbeatInterval = between("heartbeatInterval", interval, Duration.ofMillis(100), Duration.ofMinutes(1));
+            return this;
+        }
+
+        /**
+         * How long a client may go without a heartbeat before it counts as dead and its running
+         * jobs are rescued: at least twice the heartbeat interval (checked at {@link #build()}), at
+         * most 1 hour, default 10 s.
+         */
+        public Builder heartbeatTimeout(Duration timeout) {
+            this.heartbeatTimeout = between("heartbeatTimeout", timeout, Duration.ofMillis(200), Duration.ofHours(1));
+            return this;
+        }
+
+        /**
+         * How long a leader's lease lasts unless renewed (it is renewed every third of it): 1 s to
+         * 10 minutes, default 10 s. After a leader dies another takes over within about 1.3 times it.
+         */
+        public Builder leaderLease(Duration lease) {
+            this.leaderLease = between("leaderLease", lease, Duration.ofSeconds(1), Duration.ofMinutes(10));
+            return this;
+        }
+
+        /**
+         * The backstop for jobs of clients that are not registered at all (an older Runnel, a client
+         * removed long ago): such a job is rescued once its attempt is this old. Never less than the
+         * job timeout (checked at {@link #build()}); 1 s to 30 days, default 1 hour. Jobs of
+         * registered clients are rescued by their heartbeat instead, and never while it beats.
+         */
+        public Builder rescueThreshold(Duration threshold) {
+            this.rescueThreshold = between("rescueThreshold", threshold, Duration.ofSeconds(1), Duration.ofDays(30));
+            return this;
+        }
+
+        /** How often the leader deletes jobs past their retention: 100 ms to 1 hour, default 30 s. */
+        public Builder cleanerInterval(Duration interval) {
+            this.cleanerInterval = between("cleanerInterval", interval, Duration.ofMillis(100), Duration.ofHours(1));
+            return this;
+        }
+
+        /**
+         * How long jobs that ended in {@code state} (completed, cancelled or discarded) are kept
+         * before the cleaner deletes them; {@link Duration#ZERO} deletes them at the cleaner's next
+         * round. Defaults: completed and cancelled 24 hours, discarded 7 days.
+         */
+        public Builder retention(JobState state, Duration keep) {
+            require("state", state);
+            if (!state.isFinal()) {
+                throw new IllegalArgumentException("retention applies to completed, cancelled and discarded jobs, not "
+                        + state.dbName());
+            }
+            retention.put(state, between("retention of " + state.dbName() + " jobs", keep, Duration.ZERO,
+                    Duration.ofDays(36_500)));
+            return this;
+        }
+
+        /** Keeps jobs that ended in {@code state} forever: the cleaner leaves them alone. */
+        public Builder retainForever(JobState state) {
+            require("state", state);
+            if (!state.isFinal()) {
+                throw new IllegalArgumentException("retention applies to completed, cancelled and discarded jobs, not "
+                        + state.dbName());
+            }
+            retention.remove(state);
+            return this;
+        }
+
         /** This client's id in {@code attempted_by}; default host name, process id and a random suffix. */
         public Builder clientId(String id) {
-            if (id == null || id.isBlank() || id.length() > 255) {
-                throw new IllegalArgumentException("clientId must be 1 to 255 characters");
+            if (id == null || id.isBlank() || id.length() > 255 || id.chars().anyMatch(Character::isISOControl)) {
+                throw new IllegalArgumentException("clientId must be 1 to 255 characters without control characters");
             }
             this.clientId = id;
             return this;
         }
 
-        /** Whether {@link Runnel#start()} applies pending migrations itself. Default false. */
+        /**
+         * Whether the schema is migrated to this Runnel's version by {@link #build()} (so that
+         * inserts work before {@link Runnel#start()}) and checked again at start. Default false:
+         * run {@code runnel migrate up}, or {@link Migrator#up()}, as part of a deployment.
+         */
         public Builder autoMigrate(boolean autoMigrate) {
             this.autoMigrate = autoMigrate;
             return this;
         }
 
+        /**
+         * Whether a JVM shutdown (Ctrl-C, SIGTERM) stops the client gracefully, within the stop
+         * timeout, so that running jobs finish or go back to be run again rather than wait for the
+         * rescuer. Default false: an application usually stops its own components; the CLI and the
+         * Spring Boot starter turn it on.
+         */
+        public Builder stopOnShutdown(boolean stopOnShutdown) {
+            this.stopOnShutdown = stopOnShutdown;
+            return this;
+        }
+
+        /**
+         * Checks the whole configuration and builds the client, copying every setting. With
+         * {@link #autoMigrate}, migrates the schema now.
+         */
         public Runnel build() {
-            if (built) {
-                throw new IllegalStateException("a builder builds one client");
-            }
             if (driver == null) {
                 throw new IllegalArgumentException("driver is required");
             }
             if (!queues.isEmpty() && units.isEmpty()) {
                 throw new IllegalArgumentException("queues are configured but no worker is registered");
             }
-            built = true;
-            return new Runnel(this);
+            if (queues.isEmpty() && !units.isEmpty()) {
+                throw new IllegalArgumentException("workers are registered but no queue is configured, so no job would"
+                        + " ever be worked: add queue(\"" + InsertOptions.DEFAULT_QUEUE + "\", n) for the default"
+                        + " queue (or build without workers for a client that only inserts)");
+            }
+            if (heartbeatTimeout.compareTo(heartbeatInterval.multipliedBy(2)) < 0) {
+                throw new IllegalArgumentException("heartbeatTimeout (" + heartbeatTimeout + ") must be at least twice"
+                        + " heartbeatInterval (" + heartbeatInterval + ")");
+            }
+            if (!jobTimeout.isZero() && rescueThreshold.compareTo(jobTimeout) < 0) {
+                throw new IllegalArgumentException("rescueThreshold (" + rescueThreshold + ") must not be less than"
+                        + " jobTimeout (" + jobTimeout + "): a job would be rescued while it may still run");
+            }
+            ClientConfig config = new ClientConfig(clientId, clock, queues, units, listeners, retryPolicy,
+                    fetchPollInterval, fetchCooldown, jobTimeout, schedulerInterval, stopTimeout, completerBatchSize,
+                    completerFlushInterval, heartbeatInterval, heartbeatTimeout, leaderLease, rescueThreshold,
+                    cleanerInterval, retention, autoMigrate, stopOnShutdown);
+            if (autoMigrate) {
+                new Migrator(driver).up();
+            }
+            return new Runnel(config, driver);
         }
 
         private static <V> V require(String option, V value) {
@@ -488,6 +608,14 @@ public final class Runnel implements AutoCloseable {
             require(option, d);
             if (d.isNegative()) {
                 throw new IllegalArgumentException(option + " must not be negative, was " + d);
+            }
+            return d;
+        }
+
+        private static Duration between(String option, Duration d, Duration min, Duration max) {
+            require(option, d);
+            if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+                throw new IllegalArgumentException(option + " must be between " + min + " and " + max + ", was " + d);
             }
             return d;
         }

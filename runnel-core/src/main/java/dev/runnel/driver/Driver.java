@@ -1,9 +1,12 @@
 package dev.runnel.driver;
 
+import dev.runnel.ClientRow;
 import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
+import dev.runnel.LeaderRow;
 import java.sql.Connection;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -98,6 +101,44 @@ public interface Driver extends AutoCloseable {
 
     /** Counts jobs by queue and state. */
     List<JobCount> jobCountByState();
+
+    /**
+     * Rescues running jobs of dead clients and, past a threshold, of unregistered ones (see
+     * {@link JobRescueParams}); nothing unless the lease is held. Returns what it rescued.
+     */
+    List<RescuedJob> jobRescueMany(JobRescueParams params);
+
+    /** Deletes final jobs past their retention (see {@link JobDeleteFinalizedParams}); returns how many. */
+    int jobDeleteFinalized(JobDeleteFinalizedParams params);
+
+    // ---- clients and the leader ----
+
+    /** Registers a client, or renews its heartbeat. */
+    void clientHeartbeat(ClientHeartbeatParams params);
+
+    /** Records a clean stop of client {@code id} at {@code now}: it expires at once. */
+    void clientStop(String id, Instant now);
+
+    /** Every registered client, oldest first. */
+    List<ClientRow> clientList();
+
+    /** The clients expired by {@code now} whose jobs have not been rescued since they expired. */
+    List<String> clientListDead(Instant now);
+
+    /** See {@link ClientRescuedParams}; nothing unless the lease is held. */
+    void clientMarkRescued(ClientRescuedParams params);
+
+    /** See {@link ClientDeleteParams}; nothing unless the lease is held. Returns how many. */
+    int clientDeleteExpired(ClientDeleteParams params);
+
+    /** Takes or renews the leader's lease (see {@link LeaderElectParams}); true when it is held. */
+    boolean leaderAttemptElect(LeaderElectParams params);
+
+    /** Gives up the lease, if {@code leaderId} holds it, so that another client can take over at once. */
+    void leaderResign(String leaderId);
+
+    /** The lease, if anyone holds or held it (check its expiry). */
+    Optional<LeaderRow> leaderGet();
 
     // ---- notifications ----
 

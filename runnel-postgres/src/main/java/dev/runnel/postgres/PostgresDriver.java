@@ -3,9 +3,18 @@ package dev.runnel.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
+import dev.runnel.ClientRow;
 import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
+import dev.runnel.LeaderRow;
+import dev.runnel.driver.ClientDeleteParams;
+import dev.runnel.driver.ClientHeartbeatParams;
+import dev.runnel.driver.ClientRescuedParams;
+import dev.runnel.driver.JobDeleteFinalizedParams;
+import dev.runnel.driver.JobRescueParams;
+import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
@@ -18,6 +27,7 @@ import dev.runnel.driver.MigrationRecord;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -65,6 +75,7 @@ public final class PostgresDriver implements Driver {
     private final String description;
     private final PostgresConnections connections;
     private final PostgresJobs jobs;
+    private final PostgresCluster cluster;
     private final PostgresMigrations migrations;
     private final PostgresListener.ConnectionSource listenerSource;
     private final DataSource dataSource;
@@ -77,6 +88,7 @@ public final class PostgresDriver implements Driver {
         this.connections = new PostgresConnections(dataSource, ownedPool, evictPool,
                 description + " (schema " + schema + ")");
         this.jobs = new PostgresJobs(schema, connections);
+        this.cluster = new PostgresCluster(schema, connections);
         this.migrations = new PostgresMigrations(schema, connections);
         this.listenerSource = listenerSource;
         this.dataSource = dataSource;
@@ -200,6 +212,63 @@ public final class PostgresDriver implements Driver {
     @Override
     public List<JobCount> jobCountByState() {
         return jobs.countByState();
+    }
+
+    @Override
+    public List<RescuedJob> jobRescueMany(JobRescueParams params) {
+        return jobs.rescueMany(params);
+    }
+
+    @Override
+    public int jobDeleteFinalized(JobDeleteFinalizedParams params) {
+        return jobs.deleteFinalized(params);
+    }
+
+    // ---- clients and the leader ----
+
+    @Override
+    public void clientHeartbeat(ClientHeartbeatParams params) {
+        cluster.heartbeat(params);
+    }
+
+    @Override
+    public void clientStop(String id, Instant now) {
+        cluster.stop(id, now);
+    }
+
+    @Override
+    public List<ClientRow> clientList() {
+        return cluster.list();
+    }
+
+    @Override
+    public List<String> clientListDead(Instant now) {
+        return cluster.listDead(now);
+    }
+
+    @Override
+    public void clientMarkRescued(ClientRescuedParams params) {
+        cluster.markRescued(params);
+    }
+
+    @Override
+    public int clientDeleteExpired(ClientDeleteParams params) {
+        return cluster.deleteExpired(params);
+    }
+
+    @Override
+    public boolean leaderAttemptElect(LeaderElectParams params) {
+        return cluster.attemptElect(params);
+    }
+
+    @Override
+    public void leaderResign(String leaderId) {
+        cluster.resign(leaderId);
+    }
+
+    @Override
+    public Optional<LeaderRow> leaderGet() {
+        return cluster.leader();
     }
 
     // ---- notifications ----

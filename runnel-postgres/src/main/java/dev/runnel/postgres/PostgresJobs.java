@@ -7,11 +7,14 @@ import dev.runnel.JobState;
 import dev.runnel.driver.ClaimOrder;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobDeleteFinalizedParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobJson;
 import dev.runnel.driver.JobReinsertParams;
+import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
+import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
 import java.sql.Array;
@@ -34,7 +37,7 @@ import java.util.Set;
  */
 final class PostgresJobs {
     private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobClaim", "JobClaimAtMostOnce",
-            "JobCompleteMany", "JobSetStateMany", "JobReinsertMany", "JobScheduleDue", "JobGet", "JobGetMany", "JobList", "JobCountByState");
+            "JobCompleteMany", "JobSetStateMany", "JobReinsertMany", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobGet", "JobGetMany", "JobList", "JobCountByState");
 
     private final PostgresSchema schema;
     private final PostgresConnections connections;
@@ -316,6 +319,47 @@ final class PostgresJobs {
         });
     }
 
+    List<RescuedJob> rescueMany(JobRescueParams p) {
+        OffsetDateTime now = timestamp(p.lease().now());
+        return connections.run("rescuing jobs", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("JobRescueMany"))) {
+                ps.setArray(1, c.createArrayOf("text", p.deadClients().toArray()));
+                ps.setObject(2, now);
+                ps.setObject(3, timestamp(p.staleBefore()));
+                ps.setInt(4, p.limit());
+                ps.setInt(5, p.maxRescues());
+                ps.setObject(6, now);
+                ps.setInt(7, p.maxRescues());
+                ps.setObject(8, now);
+                ps.setString(9, p.lease().now().toString());
+                ps.setString(10, p.threshold().toString());
+                ps.setInt(11, p.maxRescues());
+                ps.setString(12, p.lease().leaderId());
+                ps.setObject(13, now);
+                List<RescuedJob> rescued = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        rescued.add(new RescuedJob(rs.getLong(1), JobState.fromDb(rs.getString(2)), rs.getString(3)));
+                    }
+                }
+                return rescued;
+            }
+        });
+    }
+
+    int deleteFinalized(JobDeleteFinalizedParams p) {
+        return connections.run("deleting finished jobs", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("JobDeleteFinalized"))) {
+                ps.setString(1, p.state().dbName());
+                ps.setObject(2, timestamp(p.finalizedBefore()));
+                ps.setInt(3, p.limit());
+                ps.setString(4, p.lease().leaderId());
+                ps.setObject(5, timestamp(p.lease().now()));
+                return ps.executeUpdate();
+            }
+        });
+    }
+
     Optional<JobRow> get(long id) {
         return connections.run("reading job " + id, c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.get("JobGet"))) {
@@ -381,7 +425,7 @@ final class PostgresJobs {
         });
     }
 
-    private static OffsetDateTime timestamp(Instant instant) {
+    static OffsetDateTime timestamp(Instant instant) {
         // Cut to microseconds here, as the column stores them, rather than let the server round.
         return OffsetDateTime.ofInstant(Times.truncate(instant), ZoneOffset.UTC);
     }

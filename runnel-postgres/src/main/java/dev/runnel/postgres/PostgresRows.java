@@ -58,7 +58,7 @@ final class PostgresRows {
                 strings(rs, 12));
     }
 
-    private static Instant instant(ResultSet rs, int column) throws SQLException {
+    static Instant instant(ResultSet rs, int column) throws SQLException {
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
         return value == null ? null : value.toInstant();
     }

@@ -164,6 +164,64 @@ made_available AS (
 SELECT count(*) FROM made_available
 WHERE (SELECT count(pg_notify(?, q.queue)) FROM (SELECT DISTINCT queue FROM made_available) AS q) >= 0;
 
+-- name: JobRescueMany
+-- Running jobs whose client is dead (listed and still expired now), or, past the threshold, of no
+-- registered client, at most a limit of them; nothing unless the lease is held. No index serves
+-- state = 'running' (it would cost every claim an index entry), so this scans the table: the
+-- rescuer runs it only when a client died, and the threshold sweep rarely. Each job becomes
+-- retryable at once, or discarded when it is out of attempts or on its last allowed rescue, with
+-- an error naming the client. ?1 dead client ids, ?2 now, ?3 stale before, ?4 limit, ?5 max
+-- rescues, ?6 now, ?7 max rescues, ?8 now, ?9 now as text, ?10 the threshold as text, ?11 max
+-- rescues, ?12 leader id, ?13 now.
+WITH stuck AS MATERIALIZED (
+    SELECT j.id FROM {schema}.runnel_job j
+    LEFT JOIN {schema}.runnel_client c ON c.id = j.attempted_by[cardinality(j.attempted_by)]
+    WHERE j.state = 'running'
+      AND ((c.id = ANY (?::text[]) AND c.expires_at <= ?) OR (c.id IS NULL AND j.attempted_at < ?))
+    ORDER BY j.id
+    LIMIT ?
+    FOR UPDATE OF j SKIP LOCKED
+)
+UPDATE {schema}.runnel_job j
+SET state = CASE WHEN j.rescues + 1 >= ? OR j.attempt >= j.max_attempts THEN 'discarded'
+                 ELSE 'retryable' END::{schema}.runnel_job_state,
+    rescues = j.rescues + 1,
+    scheduled_at = ?,
+    finalized_at = CASE WHEN j.rescues + 1 >= ? OR j.attempt >= j.max_attempts THEN ?::timestamptz END,
+    errors = array_append(j.errors, jsonb_build_object(
+        'attempt', j.attempt,
+        'at', ?::text,
+        'error', CASE WHEN EXISTS (SELECT 1 FROM {schema}.runnel_client c
+                                   WHERE c.id = j.attempted_by[cardinality(j.attempted_by)])
+                      THEN 'rescued: client ' || j.attempted_by[cardinality(j.attempted_by)]
+                           || ' stopped heartbeating while running this attempt'
+                      ELSE 'rescued: this attempt ran longer than ' || ?::text || ' on client '
+                           || coalesce(j.attempted_by[cardinality(j.attempted_by)], '(none)')
+                           || ', which is not registered' END
+                 || CASE WHEN j.rescues + 1 >= ? THEN '; discarded: rescued ' || (j.rescues + 1)
+                              || ' times, so it most likely kills the process that runs it (out of memory, a native crash)'
+                         WHEN j.attempt >= j.max_attempts THEN '; discarded: out of attempts'
+                         ELSE '' END,
+        'trace', ''))
+WHERE j.id = ANY (ARRAY(SELECT id FROM stuck))
+  AND EXISTS (SELECT 1 FROM {schema}.runnel_leader WHERE leader_id = ? AND expires_at > ?)
+RETURNING j.id, j.state, j.attempted_by[cardinality(j.attempted_by)];
+
+-- name: JobDeleteFinalized
+-- Final jobs of state ?1 finalized before ?2, oldest first, at most ?3, through the finalized
+-- index; nothing unless the lease (?4 leader id, ?5 now) is held. Bounded, so that no delete
+-- holds its locks for long.
+WITH doomed AS MATERIALIZED (
+    SELECT id FROM {schema}.runnel_job
+    WHERE state = ?::{schema}.runnel_job_state AND finalized_at < ?
+    ORDER BY finalized_at
+    LIMIT ?
+    FOR UPDATE SKIP LOCKED
+)
+DELETE FROM {schema}.runnel_job
+WHERE id = ANY (ARRAY(SELECT id FROM doomed))
+  AND EXISTS (SELECT 1 FROM {schema}.runnel_leader WHERE leader_id = ? AND expires_at > ?);
+
 -- name: JobGet
 SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
        created_at, scheduled_at, finalized_at, errors::text[], metadata, tags

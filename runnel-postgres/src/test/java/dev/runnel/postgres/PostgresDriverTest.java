@@ -124,8 +124,8 @@ class PostgresDriverTest {
         try (PostgresDriver d = PostgresTestSchema.driver(schema)) {
             assertThat(d.migrationApplied()).isEmpty();
             Migrator migrator = new Migrator(d);
-            assertThat(migrator.up()).containsExactly(1);
-            assertThat(d.migrationApplied()).singleElement().satisfies(r -> {
+            assertThat(migrator.up()).containsExactly(1, 2);
+            assertThat(d.migrationApplied()).hasSize(2).first().satisfies(r -> {
                 assertThat(r.name()).isEqualTo("001_create_jobs");
                 assertThat(r.appliedAt()).isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(60));
             });
@@ -156,8 +156,8 @@ class PostgresDriverTest {
             Future<List<Integer>> second = executor.submit(upB);
             List<Integer> applied = new ArrayList<>(first.get(30, TimeUnit.SECONDS));
             applied.addAll(second.get(30, TimeUnit.SECONDS));
-            assertThat(applied).containsExactly(1);
-            assertThat(a.migrationApplied()).hasSize(1);
+            assertThat(applied).containsExactlyInAnyOrder(1, 2);
+            assertThat(a.migrationApplied()).hasSize(2);
         }
     }
 

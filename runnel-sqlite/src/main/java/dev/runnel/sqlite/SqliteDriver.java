@@ -1,11 +1,20 @@
 package dev.runnel.sqlite;
 
+import dev.runnel.ClientRow;
 import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
+import dev.runnel.LeaderRow;
 import dev.runnel.RunnelException;
+import dev.runnel.driver.ClientDeleteParams;
+import dev.runnel.driver.ClientHeartbeatParams;
+import dev.runnel.driver.ClientRescuedParams;
 import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobDeleteFinalizedParams;
+import dev.runnel.driver.JobRescueParams;
+import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.ClaimOrder;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
@@ -27,6 +36,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -46,7 +56,7 @@ public final class SqliteDriver implements Driver {
     public static final int DEFAULT_READERS = 2;
 
     private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUniform", "JobInsertReturning", "LastInsertId",
-            "JobClaim", "JobClaimAtMostOnce", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobGet", "JobGetMany", "JobList", "JobCountByState");
+            "JobClaim", "JobClaimAtMostOnce", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobGet", "JobGetMany", "JobList", "JobCountByState");
     private static final Set<String> MIGRATION_STATEMENTS = Set.of("MigrationTableCreate", "MigrationTableExists",
             "MigrationList", "MigrationGet", "MigrationInsert", "MigrationDelete");
 
@@ -54,6 +64,7 @@ public final class SqliteDriver implements Driver {
     private final SqlFile migrationSql;
     private final List<Migration> migrations;
     private final SqliteConnections connections;
+    private final SqliteCluster cluster;
 
     private SqliteDriver(String jdbcUrl, String description, boolean memory, int readers, Duration busyTimeout) {
         this.sql = SqlFile.parse("job.sql", SqliteDriver.class.getResourceAsStream("job.sql"), JOB_STATEMENTS);
@@ -61,6 +72,7 @@ public final class SqliteDriver implements Driver {
                 SqliteDriver.class.getResourceAsStream("migration.sql"), MIGRATION_STATEMENTS);
         this.migrations = MigrationFiles.load(name -> SqliteDriver.class.getResourceAsStream("migration/" + name));
         this.connections = new SqliteConnections(jdbcUrl, description, memory, readers, busyTimeout);
+        this.cluster = new SqliteCluster(connections);
     }
 
     /** Opens (creating if needed) the database file at {@code file}. */
@@ -151,7 +163,7 @@ public final class SqliteDriver implements Driver {
                 PreparedStatement insert = s.prepare(migrationSql.get("MigrationInsert"));
                 insert.setInt(1, migration.version());
                 insert.setString(2, migration.name());
-                insert.setLong(3, Times.toMicros(java.time.Instant.now()));
+                insert.setLong(3, Times.toMicros(Instant.now()));
                 insert.executeUpdate();
             } else {
                 PreparedStatement delete = s.prepare(migrationSql.get("MigrationDelete"));
@@ -359,7 +371,7 @@ public final class SqliteDriver implements Driver {
         });
     }
 
-    private static void setMicros(PreparedStatement ps, int index, java.time.Instant at) throws SQLException {
+    private static void setMicros(PreparedStatement ps, int index, Instant at) throws SQLException {
         if (at == null) {
             ps.setNull(index, Types.INTEGER);
         } else {
@@ -376,6 +388,91 @@ public final class SqliteDriver implements Driver {
             return schedule.executeUpdate();
         });
     }
+
+    @Override
+    public List<RescuedJob> jobRescueMany(JobRescueParams p) {
+        long now = Times.toMicros(p.lease().now());
+        return connections.write(s -> {
+            PreparedStatement rescue = s.prepare(sql.get("JobRescueMany"));
+            rescue.setString(1, JobJson.encodeStrings(p.deadClients()));
+            rescue.setLong(2, now);
+            rescue.setLong(3, Times.toMicros(p.staleBefore()));
+            rescue.setInt(4, p.limit());
+            rescue.setInt(5, p.maxRescues());
+            rescue.setString(6, p.lease().now().toString());
+            rescue.setString(7, p.lease().leaderId());
+            rescue.setString(8, p.threshold().toString());
+            List<RescuedJob> rescued = new ArrayList<>();
+            try (ResultSet rs = rescue.executeQuery()) {
+                while (rs.next()) {
+                    rescued.add(new RescuedJob(rs.getLong(1), JobState.fromDb(rs.getString(2)), rs.getString(3)));
+                }
+            }
+            return rescued;
+        });
+    }
+
+    @Override
+    public int jobDeleteFinalized(JobDeleteFinalizedParams p) {
+        return connections.write(s -> {
+            PreparedStatement delete = s.prepare(sql.get("JobDeleteFinalized"));
+            delete.setString(1, p.state().dbName());
+            delete.setLong(2, Times.toMicros(p.finalizedBefore()));
+            delete.setInt(3, p.limit());
+            delete.setString(4, p.lease().leaderId());
+            delete.setLong(5, Times.toMicros(p.lease().now()));
+            return delete.executeUpdate();
+        });
+    }
+
+    // ---- clients and the leader ----
+
+    @Override
+    public void clientHeartbeat(ClientHeartbeatParams params) {
+        cluster.heartbeat(params);
+    }
+
+    @Override
+    public void clientStop(String id, Instant now) {
+        cluster.stop(id, now);
+    }
+
+    @Override
+    public List<ClientRow> clientList() {
+        return cluster.list();
+    }
+
+    @Override
+    public List<String> clientListDead(Instant now) {
+        return cluster.listDead(now);
+    }
+
+    @Override
+    public void clientMarkRescued(ClientRescuedParams params) {
+        cluster.markRescued(params);
+    }
+
+    @Override
+    public int clientDeleteExpired(ClientDeleteParams params) {
+        return cluster.deleteExpired(params);
+    }
+
+    @Override
+    public boolean leaderAttemptElect(LeaderElectParams params) {
+        return cluster.attemptElect(params);
+    }
+
+    @Override
+    public void leaderResign(String leaderId) {
+        cluster.resign(leaderId);
+    }
+
+    @Override
+    public Optional<LeaderRow> leaderGet() {
+        return cluster.leader();
+    }
+
+    // ---- reading ----
 
     @Override
     public Optional<JobRow> jobGet(long id) {

@@ -106,6 +106,50 @@ WHERE id IN (
     ORDER BY scheduled_at, id
     LIMIT ?2);
 
+-- name: JobRescueMany
+-- Running jobs whose client is dead (in ?1, a JSON array, and still expired at ?2), or, past the
+-- threshold, of no registered client (attempt started before ?3), at most ?4; nothing unless the
+-- lease (?7 leader id at ?2) is held. Each becomes retryable at once, or discarded when out of
+-- attempts or on its ?5th rescue, with an error naming the client. ?6 now as text, ?8 the
+-- threshold as text. See the Postgres statement for why this scans.
+UPDATE runnel_job
+SET state = CASE WHEN rescues + 1 >= ?5 OR attempt >= max_attempts THEN 'discarded' ELSE 'retryable' END,
+    rescues = rescues + 1,
+    scheduled_at = ?2,
+    finalized_at = CASE WHEN rescues + 1 >= ?5 OR attempt >= max_attempts THEN ?2 END,
+    errors = json_insert(coalesce(errors, '[]'), '$[#]', json_object(
+        'attempt', attempt,
+        'at', ?6,
+        'error', CASE WHEN EXISTS (SELECT 1 FROM runnel_client c WHERE c.id = runnel_job.attempted_by ->> '$[#-1]')
+                      THEN 'rescued: client ' || (attempted_by ->> '$[#-1]')
+                           || ' stopped heartbeating while running this attempt'
+                      ELSE 'rescued: this attempt ran longer than ' || ?8 || ' on client '
+                           || coalesce(attempted_by ->> '$[#-1]', '(none)') || ', which is not registered' END
+                 || CASE WHEN rescues + 1 >= ?5 THEN '; discarded: rescued ' || (rescues + 1)
+                              || ' times, so it most likely kills the process that runs it (out of memory, a native crash)'
+                         WHEN attempt >= max_attempts THEN '; discarded: out of attempts'
+                         ELSE '' END,
+        'trace', ''))
+WHERE id IN (
+    SELECT j.id FROM runnel_job j LEFT JOIN runnel_client c ON c.id = j.attempted_by ->> '$[#-1]'
+    WHERE j.state = 'running'
+      AND ((c.id IN (SELECT value FROM json_each(?1)) AND c.expires_at <= ?2) OR (c.id IS NULL AND j.attempted_at < ?3))
+    ORDER BY j.id
+    LIMIT ?4)
+  AND EXISTS (SELECT 1 FROM runnel_leader WHERE leader_id = ?7 AND expires_at > ?2)
+RETURNING id, state, attempted_by ->> '$[#-1]';
+
+-- name: JobDeleteFinalized
+-- Final jobs of state ?1 finalized before ?2, oldest first, at most ?3, through the finalized
+-- index; nothing unless the lease (?4 leader id, ?5 now) is held.
+DELETE FROM runnel_job
+WHERE id IN (
+    SELECT id FROM runnel_job
+    WHERE state = ?1 AND finalized_at < ?2
+    ORDER BY finalized_at
+    LIMIT ?3)
+  AND EXISTS (SELECT 1 FROM runnel_leader WHERE leader_id = ?4 AND expires_at > ?5);
+
 -- name: JobGet
 SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
        created_at, scheduled_at, finalized_at, errors, metadata, tags

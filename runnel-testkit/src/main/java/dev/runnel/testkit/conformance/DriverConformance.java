@@ -59,7 +59,11 @@ public abstract class DriverConformance {
                 .fetchPollInterval(Duration.ofMillis(50))
                 .fetchCooldown(Duration.ofMillis(1))
                 .schedulerInterval(Duration.ofMillis(20))
-                .completerFlushInterval(Duration.ofMillis(1));
+                .completerFlushInterval(Duration.ofMillis(1))
+                .heartbeatInterval(Duration.ofMillis(100))
+                .heartbeatTimeout(Duration.ofSeconds(1))
+                .leaderLease(Duration.ofSeconds(1))
+                .cleanerInterval(Duration.ofMillis(100));
     }
 
     /** Builds and starts a client, stopped again after the test. */

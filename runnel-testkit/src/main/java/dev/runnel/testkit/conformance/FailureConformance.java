@@ -214,10 +214,11 @@ public abstract class FailureConformance extends DriverConformance {
     void aLateCompletionOfAnAttemptThatMovedOnIsDroppedAndNotPublished() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Runnel runnel = run(job -> {
+        // One slot, held by the slow job: the client cannot claim the job again itself.
+        Runnel runnel = started(client().queue("default", 1).listener(events).worker(TestArgs.class, job -> {
             started.countDown();
             release.await();
-        });
+        }));
         long id = runnel.insert(new TestArgs("slow", 1));
         started.await();
         // Behind the worker's back the attempt is given up (as the rescuer would) and claimed again.

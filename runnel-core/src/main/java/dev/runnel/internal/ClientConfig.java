@@ -1,0 +1,50 @@
+package dev.runnel.internal;
+
+import dev.runnel.JobListener;
+import dev.runnel.JobState;
+import dev.runnel.RetryPolicy;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A client's settings, copied from its builder at {@code build()} and validated there: the
+ * builder may change afterwards, the client does not.
+ *
+ * @param retention how long each final state's jobs are kept; a state absent is kept forever
+ */
+public record ClientConfig(
+        String clientId,
+        Clock clock,
+        Map<String, QueueConfig> queues,
+        Map<String, WorkUnit<?>> units,
+        List<JobListener> listeners,
+        RetryPolicy retryPolicy,
+        Duration fetchPollInterval,
+        Duration fetchCooldown,
+        Duration jobTimeout,
+        Duration schedulerInterval,
+        Duration stopTimeout,
+        int completerBatchSize,
+        Duration completerFlushInterval,
+        Duration heartbeatInterval,
+        Duration heartbeatTimeout,
+        Duration leaderLease,
+        Duration rescueThreshold,
+        Duration cleanerInterval,
+        Map<JobState, Duration> retention,
+        boolean autoMigrate,
+        boolean stopOnShutdown) {
+
+    /** A queue this client works: at most {@code maxWorkers} jobs at once, claimed at most once or not. */
+    public record QueueConfig(int maxWorkers, boolean atMostOnce) {}
+
+    public ClientConfig {
+        queues = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(queues));
+        units = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(units));
+        listeners = List.copyOf(listeners);
+        retention = Map.copyOf(retention);
+    }
+}

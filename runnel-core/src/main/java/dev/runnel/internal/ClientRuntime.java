@@ -1,0 +1,152 @@
+package dev.runnel.internal;
+
+import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobJson;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A started client's moving parts, wired together: the heartbeat that keeps it registered, the
+ * elector, the maintenance services that run while it leads (scheduler, rescuer, cleaner), the
+ * completer, a producer per queue, and the deadline watcher. Started and stopped as one, in the
+ * order that leaves nothing behind: a stop ends fetching, lets running jobs finish or cancels
+ * them, writes every outcome, then gives up the lease and records the stop.
+ */
+public final class ClientRuntime {
+    private static final Logger LOG = LoggerFactory.getLogger(ClientRuntime.class);
+
+    private final ClientConfig config;
+    private final Driver driver;
+    private final ClientHealth health = new ClientHealth();
+    private final Heartbeat heartbeat;
+    private final Elector elector;
+    private final List<Service> maintenance = new ArrayList<>();
+    private final Map<String, Producer> producers = new LinkedHashMap<>();
+    private final Completer completer;
+    private final DeadlineWatcher deadlines;
+    private AutoCloseable insertSubscription;
+
+    public ClientRuntime(ClientConfig config, Driver driver) {
+        this.config = config;
+        this.driver = driver;
+        this.heartbeat = new Heartbeat(driver, config.clock(), config.clientId(), config.heartbeatInterval(),
+                config.heartbeatTimeout(), metadata(config), health);
+        this.elector = new Elector(driver, config.clock(), config.clientId(), config.leaderLease(), health);
+        maintenance.add(new Scheduler(driver, config.clock(), config.schedulerInterval(), elector, this::wakeAll));
+        maintenance.add(new Rescuer(driver, config.clock(), new Rescuer.Config(config.clientId(),
+                config.heartbeatInterval(), config.heartbeatTimeout(), config.rescueThreshold()), elector, health));
+        maintenance.add(new Cleaner(driver, config.clock(), new Cleaner.Config(config.clientId(),
+                config.cleanerInterval(), config.retention()), elector));
+        this.completer = new Completer(driver, config.listeners(), new Completer.Config(config.completerBatchSize(),
+                config.completerFlushInterval(), config.stopTimeout(), config.clientId()), config.clock(),
+                config.retryPolicy());
+        JobRunner runner = new JobRunner(config.units(), config.clock(), config.jobTimeout(), config.retryPolicy());
+        ClaimClock claimClock = new ClaimClock(config.clock());
+        config.queues().forEach((queue, q) -> producers.put(queue, new Producer(new Producer.Config(queue,
+                q.maxWorkers(), config.fetchPollInterval(), config.fetchCooldown(), config.clientId(), q.atMostOnce()),
+                driver, runner, completer, config.clock(), claimClock)));
+        this.deadlines = new DeadlineWatcher(List.copyOf(producers.values()));
+    }
+
+    /**
+     * Registers the client (throwing when it cannot, before anything else starts), then starts
+     * every service. The first election runs at once, so a lone client leads from the start.
+     */
+    public void start() {
+        heartbeat.register();
+        heartbeat.start();
+        elector.start();
+        maintenance.forEach(Service::start);
+        completer.start();
+        deadlines.start();
+        producers.values().forEach(Producer::start);
+        if (driver.supportsListenNotify() && !producers.isEmpty()) {
+            insertSubscription = driver.listenInserts(this::wake);
+        }
+    }
+
+    /**
+     * Stops fetching, waits up to {@code timeout} for running jobs, cancels those still running and
+     * waits up to the stop timeout for them, writes every outcome, and leaves the cluster.
+     */
+    public void stop(Duration timeout) {
+        closeQuietly(insertSubscription);
+        producers.values().forEach(Producer::stop);
+        try {
+            if (!awaitIdle(System.nanoTime() + timeout.toNanos())) {
+                producers.values().forEach(p -> p.cancelRunning("client stopping"));
+                if (!awaitIdle(System.nanoTime() + config.stopTimeout().toNanos())) {
+                    LOG.warn("jobs ignored cancellation for {}; they stay running until rescued", config.stopTimeout());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        deadlines.stop();
+        completer.stop();
+        maintenance.forEach(Service::stop);
+        elector.stop();
+        heartbeat.stop();
+    }
+
+    /** Wakes the producer of {@code queue}, if this client works it. */
+    public void wake(String queue) {
+        Producer p = producers.get(queue);
+        if (p != null) {
+            p.signalInsert();
+        }
+    }
+
+    /** Whether this client works any queue. */
+    public boolean hasProducers() {
+        return !producers.isEmpty();
+    }
+
+    /** Whether this client leads now. */
+    public boolean isLeader() {
+        return elector.isLeader();
+    }
+
+    private void wakeAll() {
+        producers.values().forEach(Producer::signalInsert);
+    }
+
+    private boolean awaitIdle(long deadlineNanos) throws InterruptedException {
+        boolean idle = true;
+        for (Producer p : producers.values()) {
+            idle &= p.awaitIdle(deadlineNanos);
+        }
+        return idle;
+    }
+
+    /** What the clients table shows of this client: its host, process and queues. */
+    private static String metadata(ClientConfig config) {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("host", System.getenv().getOrDefault("HOSTNAME", "unknown"));
+        meta.put("pid", ProcessHandle.current().pid());
+        Map<String, Integer> queues = new LinkedHashMap<>();
+        config.queues().forEach((name, q) -> queues.put(name, q.maxWorkers()));
+        meta.put("queues", queues);
+        try {
+            return JobJson.MAPPER.writeValueAsString(meta);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return "{}";
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.debug("closing {} failed", c, e);
+        }
+    }
+}

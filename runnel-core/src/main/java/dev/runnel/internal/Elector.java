@@ -1,0 +1,89 @@
+package dev.runnel.internal;
+
+import dev.runnel.driver.Driver;
+import dev.runnel.driver.LeaderElectParams;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes and keeps the leader's lease: every third of the lease it asks for it, which renews it for
+ * the leader and takes it over for another client once the leader's lease has run out. So after a
+ * leader dies another one leads within about a lease and a third; at a clean stop the leader gives
+ * the lease up, and another takes over at its next attempt.
+ *
+ * <p>This client counts itself leader only until its lease would end, measured on the monotonic
+ * clock from before it asked: a client paused past its lease stops leading by its own reckoning as
+ * soon as it resumes, and the maintenance statements check the lease in the database besides.
+ */
+public final class Elector extends Ticker implements Leadership {
+    private static final Logger LOG = LoggerFactory.getLogger(Elector.class);
+
+    private final Driver driver;
+    private final Clock clock;
+    private final String clientId;
+    private final Duration lease;
+    private final ClientHealth health;
+    /** Until when (a {@link System#nanoTime()}) this client leads; meaningful while {@link #leading}. */
+    private volatile long leadsUntilNanos;
+    private volatile boolean leading;
+
+    public Elector(Driver driver, Clock clock, String clientId, Duration lease, ClientHealth health) {
+        super("elector", lease.dividedBy(3));
+        this.driver = driver;
+        this.clock = clock;
+        this.clientId = clientId;
+        this.lease = lease;
+        this.health = health;
+    }
+
+    @Override
+    public boolean isLeader() {
+        return leading && System.nanoTime() - leadsUntilNanos < 0;
+    }
+
+    @Override
+    protected boolean tick() {
+        long asked = System.nanoTime();
+        Instant now = clock.instant();
+        boolean won;
+        try {
+            won = driver.leaderAttemptElect(new LeaderElectParams(clientId, now, now.plus(lease)));
+            health.succeeded();
+        } catch (RuntimeException e) {
+            health.failed();
+            throw e;
+        }
+        boolean was = isLeader();
+        if (won) {
+            leadsUntilNanos = asked + lease.toNanos();
+            leading = true;
+            if (!was) {
+                LOG.info("client {} is now the leader", clientId);
+            }
+        } else {
+            leading = false;
+            if (was) {
+                LOG.warn("client {} lost the leadership to another client", clientId);
+            }
+        }
+        return false;
+    }
+
+    /** Stops asking and, when leading, gives the lease up so that another client can take over at once. */
+    @Override
+    public void stop() {
+        super.stop();
+        if (leading) {
+            leading = false;
+            try {
+                driver.leaderResign(clientId);
+            } catch (RuntimeException e) {
+                LOG.warn("client {} could not resign the leadership; it passes on when the lease ends: {}",
+                        clientId, e.toString());
+            }
+        }
+    }
+}

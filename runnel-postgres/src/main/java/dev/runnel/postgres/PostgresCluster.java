@@ -1,0 +1,144 @@
+package dev.runnel.postgres;
+
+import dev.runnel.ClientRow;
+import dev.runnel.LeaderRow;
+import dev.runnel.driver.ClientDeleteParams;
+import dev.runnel.driver.ClientHeartbeatParams;
+import dev.runnel.driver.ClientRescuedParams;
+import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.SqlFile;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** The client and leader operations of {@link PostgresDriver}, one statement each, from {@code cluster.sql}. */
+final class PostgresCluster {
+    private static final Set<String> STATEMENTS = Set.of("ClientHeartbeat", "ClientStop", "ClientList",
+            "ClientListDead", "ClientMarkRescued", "ClientDeleteExpired", "LeaderAttemptElect", "LeaderResign",
+            "LeaderGet");
+
+    private final PostgresConnections connections;
+    private final SqlFile sql;
+
+    PostgresCluster(PostgresSchema schema, PostgresConnections connections) {
+        this.connections = connections;
+        this.sql = SqlFile.parse("cluster.sql", PostgresCluster.class.getResourceAsStream("cluster.sql"), STATEMENTS)
+                .withSchema(schema.quoted());
+    }
+
+    void heartbeat(ClientHeartbeatParams p) {
+        connections.run("recording the heartbeat of client " + p.id(), c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("ClientHeartbeat"))) {
+                ps.setString(1, p.id());
+                ps.setObject(2, PostgresJobs.timestamp(p.now()));
+                ps.setObject(3, PostgresJobs.timestamp(p.now()));
+                ps.setObject(4, PostgresJobs.timestamp(p.expiresAt()));
+                ps.setString(5, p.metadata());
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    void stop(String id, Instant now) {
+        connections.run("recording the stop of client " + id, c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("ClientStop"))) {
+                ps.setObject(1, PostgresJobs.timestamp(now));
+                ps.setObject(2, PostgresJobs.timestamp(now));
+                ps.setString(3, id);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    List<ClientRow> list() {
+        return connections.run("listing clients", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("ClientList")); ResultSet rs = ps.executeQuery()) {
+                List<ClientRow> clients = new ArrayList<>();
+                while (rs.next()) {
+                    clients.add(new ClientRow(rs.getString(1), PostgresRows.instant(rs, 2), PostgresRows.instant(rs, 3),
+                            PostgresRows.instant(rs, 4), Optional.ofNullable(PostgresRows.instant(rs, 5)),
+                            rs.getString(6)));
+                }
+                return clients;
+            }
+        });
+    }
+
+    List<String> listDead(Instant now) {
+        return connections.run("listing dead clients", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("ClientListDead"))) {
+                ps.setObject(1, PostgresJobs.timestamp(now));
+                List<String> ids = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        ids.add(rs.getString(1));
+                    }
+                }
+                return ids;
+            }
+        });
+    }
+
+    void markRescued(ClientRescuedParams p) {
+        if (p.clientIds().isEmpty()) {
+            return;
+        }
+        connections.run("marking clients rescued", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("ClientMarkRescued"))) {
+                ps.setObject(1, PostgresJobs.timestamp(p.lease().now()));
+                ps.setArray(2, c.createArrayOf("text", p.clientIds().toArray()));
+                ps.setObject(3, PostgresJobs.timestamp(p.lease().now()));
+                ps.setString(4, p.lease().leaderId());
+                ps.setObject(5, PostgresJobs.timestamp(p.lease().now()));
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    int deleteExpired(ClientDeleteParams p) {
+        return connections.run("removing clients gone for long", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("ClientDeleteExpired"))) {
+                ps.setObject(1, PostgresJobs.timestamp(p.expiredBefore()));
+                ps.setString(2, p.lease().leaderId());
+                ps.setObject(3, PostgresJobs.timestamp(p.lease().now()));
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    boolean attemptElect(LeaderElectParams p) {
+        return connections.run("electing a leader", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("LeaderAttemptElect"))) {
+                ps.setString(1, p.leaderId());
+                ps.setObject(2, PostgresJobs.timestamp(p.now()));
+                ps.setObject(3, PostgresJobs.timestamp(p.expiresAt()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next();
+                }
+            }
+        });
+    }
+
+    void resign(String leaderId) {
+        connections.run("resigning the leadership", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("LeaderResign"))) {
+                ps.setString(1, leaderId);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    Optional<LeaderRow> leader() {
+        return connections.run("reading the leader", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("LeaderGet")); ResultSet rs = ps.executeQuery()) {
+                return rs.next()
+                        ? Optional.of(new LeaderRow(rs.getString(1), PostgresRows.instant(rs, 2), PostgresRows.instant(rs, 3)))
+                        : Optional.<LeaderRow>empty();
+            }
+        });
+    }
+}

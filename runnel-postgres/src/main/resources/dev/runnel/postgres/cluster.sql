@@ -1,0 +1,58 @@
+-- The Postgres driver's statements about clients and the leader's lease. {schema} is the driver's
+-- validated, quoted schema. Times are bound as timestamptz from the clients' clocks.
+
+-- name: ClientHeartbeat
+-- Registers a client or renews it. ?1 id, ?2 now, ?3 now, ?4 expires_at, ?5 metadata.
+INSERT INTO {schema}.runnel_client (id, started_at, heartbeat_at, expires_at, metadata)
+VALUES (?, ?, ?, ?, ?::jsonb)
+ON CONFLICT (id) DO UPDATE
+SET heartbeat_at = excluded.heartbeat_at, expires_at = excluded.expires_at, stopped_at = NULL,
+    metadata = excluded.metadata;
+
+-- name: ClientStop
+-- ?1 now, ?2 now, ?3 id.
+UPDATE {schema}.runnel_client SET stopped_at = ?, expires_at = ? WHERE id = ?;
+
+-- name: ClientList
+SELECT id, started_at, heartbeat_at, expires_at, stopped_at, metadata::text
+FROM {schema}.runnel_client
+ORDER BY started_at, id;
+
+-- name: ClientListDead
+-- Expired clients whose jobs were not rescued since they expired, oldest first. ?1 now.
+SELECT id FROM {schema}.runnel_client
+WHERE expires_at <= ? AND (rescued_at IS NULL OR rescued_at < expires_at)
+ORDER BY expires_at, id
+LIMIT 1000;
+
+-- name: ClientMarkRescued
+-- ?1 now, ?2 ids, ?3 now, then the lease: ?4 leader id, ?5 now.
+UPDATE {schema}.runnel_client SET rescued_at = ?
+WHERE id = ANY (?::text[]) AND expires_at <= ?
+  AND EXISTS (SELECT 1 FROM {schema}.runnel_leader WHERE leader_id = ? AND expires_at > ?);
+
+-- name: ClientDeleteExpired
+-- Clients stopped or dead since before ?1 whose jobs were rescued since; then the lease: ?2, ?3.
+DELETE FROM {schema}.runnel_client
+WHERE expires_at < ? AND rescued_at >= expires_at
+  AND EXISTS (SELECT 1 FROM {schema}.runnel_leader WHERE leader_id = ? AND expires_at > ?);
+
+-- name: LeaderAttemptElect
+-- Takes the lease when it is free or ended, or renews it for its holder; returns a row when the
+-- caller holds it. elected_at stays that of the holder's first election. ?1 leader id, ?2 now,
+-- ?3 expires_at.
+INSERT INTO {schema}.runnel_leader (name, leader_id, elected_at, expires_at)
+VALUES ('default', ?, ?, ?)
+ON CONFLICT (name) DO UPDATE
+SET leader_id = excluded.leader_id,
+    elected_at = CASE WHEN runnel_leader.leader_id = excluded.leader_id THEN runnel_leader.elected_at
+                      ELSE excluded.elected_at END,
+    expires_at = excluded.expires_at
+WHERE runnel_leader.leader_id = excluded.leader_id OR runnel_leader.expires_at <= excluded.elected_at
+RETURNING leader_id;
+
+-- name: LeaderResign
+DELETE FROM {schema}.runnel_leader WHERE leader_id = ?;
+
+-- name: LeaderGet
+SELECT leader_id, elected_at, expires_at FROM {schema}.runnel_leader;

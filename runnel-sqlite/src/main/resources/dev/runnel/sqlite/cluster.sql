@@ -1,0 +1,55 @@
+-- The SQLite driver's statements about clients and the leader's lease. Times are INTEGER
+-- microseconds since the epoch, from the clients' clocks.
+
+-- name: ClientHeartbeat
+-- Registers a client or renews it. ?1 id, ?2 now, ?3 expires_at, ?4 metadata.
+INSERT INTO runnel_client (id, started_at, heartbeat_at, expires_at, metadata)
+VALUES (?1, ?2, ?2, ?3, ?4)
+ON CONFLICT (id) DO UPDATE
+SET heartbeat_at = excluded.heartbeat_at, expires_at = excluded.expires_at, stopped_at = NULL,
+    metadata = excluded.metadata;
+
+-- name: ClientStop
+-- ?1 now, ?2 id.
+UPDATE runnel_client SET stopped_at = ?1, expires_at = ?1 WHERE id = ?2;
+
+-- name: ClientList
+SELECT id, started_at, heartbeat_at, expires_at, stopped_at, metadata FROM runnel_client ORDER BY started_at, id;
+
+-- name: ClientListDead
+-- Expired clients whose jobs were not rescued since they expired, oldest first. ?1 now.
+SELECT id FROM runnel_client
+WHERE expires_at <= ?1 AND (rescued_at IS NULL OR rescued_at < expires_at)
+ORDER BY expires_at, id
+LIMIT 1000;
+
+-- name: ClientMarkRescued
+-- ?1 the lease's now, ?2 ids (a JSON array), ?3 leader id.
+UPDATE runnel_client SET rescued_at = ?1
+WHERE id IN (SELECT value FROM json_each(?2)) AND expires_at <= ?1
+  AND EXISTS (SELECT 1 FROM runnel_leader WHERE leader_id = ?3 AND expires_at > ?1);
+
+-- name: ClientDeleteExpired
+-- Clients stopped or dead since before ?1 whose jobs were rescued since; the lease: ?2 leader id, ?3 now.
+DELETE FROM runnel_client
+WHERE expires_at < ?1 AND rescued_at >= expires_at
+  AND EXISTS (SELECT 1 FROM runnel_leader WHERE leader_id = ?2 AND expires_at > ?3);
+
+-- name: LeaderAttemptElect
+-- Takes the lease when it is free or ended, or renews it for its holder; returns a row when the
+-- caller holds it. ?1 leader id, ?2 now, ?3 expires_at.
+INSERT INTO runnel_leader (name, leader_id, elected_at, expires_at)
+VALUES ('default', ?1, ?2, ?3)
+ON CONFLICT (name) DO UPDATE
+SET leader_id = excluded.leader_id,
+    elected_at = CASE WHEN runnel_leader.leader_id = excluded.leader_id THEN runnel_leader.elected_at
+                      ELSE excluded.elected_at END,
+    expires_at = excluded.expires_at
+WHERE runnel_leader.leader_id = excluded.leader_id OR runnel_leader.expires_at <= excluded.elected_at
+RETURNING leader_id;
+
+-- name: LeaderResign
+DELETE FROM runnel_leader WHERE leader_id = ?1;
+
+-- name: LeaderGet
+SELECT leader_id, elected_at, expires_at FROM runnel_leader;

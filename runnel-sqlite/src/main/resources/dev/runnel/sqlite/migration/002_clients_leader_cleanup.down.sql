@@ -1,0 +1,4 @@
+DROP INDEX IF EXISTS runnel_job_finalized;
+ALTER TABLE runnel_job DROP COLUMN rescues;
+DROP TABLE IF EXISTS runnel_leader;
+DROP TABLE IF EXISTS runnel_client;

@@ -1,0 +1,190 @@
+package dev.runnel.testkit;
+
+import dev.runnel.ClientRow;
+import dev.runnel.JobCount;
+import dev.runnel.JobQuery;
+import dev.runnel.JobRow;
+import dev.runnel.LeaderRow;
+import dev.runnel.driver.ClientDeleteParams;
+import dev.runnel.driver.ClientHeartbeatParams;
+import dev.runnel.driver.ClientRescuedParams;
+import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobClaimParams;
+import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobDeleteFinalizedParams;
+import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.JobReinsertParams;
+import dev.runnel.driver.JobRescueParams;
+import dev.runnel.driver.JobScheduleParams;
+import dev.runnel.driver.JobSetStateParams;
+import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.Migration;
+import dev.runnel.driver.MigrationRecord;
+import dev.runnel.driver.RescuedJob;
+import java.sql.Connection;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * A driver that passes every operation on to a real one: the base for a test's driver that counts,
+ * delays or breaks some operations of a real database, overriding only those.
+ */
+public class ForwardingDriver implements Driver {
+    protected final Driver delegate;
+
+    public ForwardingDriver(Driver delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public String name() {
+        return delegate.name();
+    }
+
+    @Override
+    public boolean supportsListenNotify() {
+        return delegate.supportsListenNotify();
+    }
+
+    @Override
+    public boolean supportsTransactionalInsert() {
+        return delegate.supportsTransactionalInsert();
+    }
+
+    @Override
+    public List<Migration> migrations() {
+        return delegate.migrations();
+    }
+
+    @Override
+    public List<MigrationRecord> migrationApplied() {
+        return delegate.migrationApplied();
+    }
+
+    @Override
+    public boolean migrationApply(Migration migration, boolean up) {
+        return delegate.migrationApply(migration, up);
+    }
+
+    @Override
+    public long[] jobInsertMany(List<JobInsertParams> jobs) {
+        return delegate.jobInsertMany(jobs);
+    }
+
+    @Override
+    public long[] jobInsertManyTx(Connection connection, List<JobInsertParams> jobs) {
+        return delegate.jobInsertManyTx(connection, jobs);
+    }
+
+    @Override
+    public List<JobRow> jobClaim(JobClaimParams params) {
+        return delegate.jobClaim(params);
+    }
+
+    @Override
+    public long[] jobCompleteMany(JobCompleteManyParams params) {
+        return delegate.jobCompleteMany(params);
+    }
+
+    @Override
+    public long[] jobSetStateMany(List<JobSetStateParams> updates) {
+        return delegate.jobSetStateMany(updates);
+    }
+
+    @Override
+    public void jobReinsertMany(List<JobReinsertParams> jobs) {
+        delegate.jobReinsertMany(jobs);
+    }
+
+    @Override
+    public int jobScheduleDue(JobScheduleParams params) {
+        return delegate.jobScheduleDue(params);
+    }
+
+    @Override
+    public List<RescuedJob> jobRescueMany(JobRescueParams params) {
+        return delegate.jobRescueMany(params);
+    }
+
+    @Override
+    public int jobDeleteFinalized(JobDeleteFinalizedParams params) {
+        return delegate.jobDeleteFinalized(params);
+    }
+
+    @Override
+    public Optional<JobRow> jobGet(long id) {
+        return delegate.jobGet(id);
+    }
+
+    @Override
+    public List<JobRow> jobGetMany(long[] ids) {
+        return delegate.jobGetMany(ids);
+    }
+
+    @Override
+    public List<JobRow> jobList(JobQuery query) {
+        return delegate.jobList(query);
+    }
+
+    @Override
+    public List<JobCount> jobCountByState() {
+        return delegate.jobCountByState();
+    }
+
+    @Override
+    public void clientHeartbeat(ClientHeartbeatParams params) {
+        delegate.clientHeartbeat(params);
+    }
+
+    @Override
+    public void clientStop(String id, Instant now) {
+        delegate.clientStop(id, now);
+    }
+
+    @Override
+    public List<ClientRow> clientList() {
+        return delegate.clientList();
+    }
+
+    @Override
+    public List<String> clientListDead(Instant now) {
+        return delegate.clientListDead(now);
+    }
+
+    @Override
+    public void clientMarkRescued(ClientRescuedParams params) {
+        delegate.clientMarkRescued(params);
+    }
+
+    @Override
+    public int clientDeleteExpired(ClientDeleteParams params) {
+        return delegate.clientDeleteExpired(params);
+    }
+
+    @Override
+    public boolean leaderAttemptElect(LeaderElectParams params) {
+        return delegate.leaderAttemptElect(params);
+    }
+
+    @Override
+    public void leaderResign(String leaderId) {
+        delegate.leaderResign(leaderId);
+    }
+
+    @Override
+    public Optional<LeaderRow> leaderGet() {
+        return delegate.leaderGet();
+    }
+
+    @Override
+    public AutoCloseable listenInserts(Consumer<String> queueInserted) {
+        return delegate.listenInserts(queueInserted);
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+}

@@ -1,0 +1,174 @@
+package dev.runnel.testkit;
+
+import dev.runnel.ClientRow;
+import dev.runnel.JobCount;
+import dev.runnel.JobQuery;
+import dev.runnel.JobRow;
+import dev.runnel.LeaderRow;
+import dev.runnel.RunnelConnectException;
+import dev.runnel.driver.ClientDeleteParams;
+import dev.runnel.driver.ClientHeartbeatParams;
+import dev.runnel.driver.ClientRescuedParams;
+import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobClaimParams;
+import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobDeleteFinalizedParams;
+import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.JobReinsertParams;
+import dev.runnel.driver.JobRescueParams;
+import dev.runnel.driver.JobScheduleParams;
+import dev.runnel.driver.JobSetStateParams;
+import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.RescuedJob;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * A real driver that a test can cut off: while {@linkplain #kill() killed}, every operation fails
+ * as an unreachable database does, so that the client using it stops heartbeating, claiming and
+ * writing, as a process frozen or cut from the network would, while the rest of the cluster goes
+ * on. {@linkplain #revive() Revived}, it works again: the client comes back and finds that the
+ * cluster moved on without it. Closing it leaves the shared driver open.
+ */
+public final class KillableDriver extends ForwardingDriver {
+    private volatile boolean killed;
+
+    public KillableDriver(Driver delegate) {
+        super(delegate);
+    }
+
+    /** From now on every operation fails. */
+    public void kill() {
+        killed = true;
+    }
+
+    /** From now on operations reach the database again. */
+    public void revive() {
+        killed = false;
+    }
+
+    private <T> T alive(Supplier<T> operation) {
+        if (killed) {
+            throw new RunnelConnectException("the test cut this client off from the database", null);
+        }
+        return operation.get();
+    }
+
+    private void alive(Runnable operation) {
+        alive(() -> {
+            operation.run();
+            return null;
+        });
+    }
+
+    @Override
+    public long[] jobInsertMany(List<JobInsertParams> jobs) {
+        return alive(() -> super.jobInsertMany(jobs));
+    }
+
+    @Override
+    public List<JobRow> jobClaim(JobClaimParams params) {
+        return alive(() -> super.jobClaim(params));
+    }
+
+    @Override
+    public long[] jobCompleteMany(JobCompleteManyParams params) {
+        return alive(() -> super.jobCompleteMany(params));
+    }
+
+    @Override
+    public long[] jobSetStateMany(List<JobSetStateParams> updates) {
+        return alive(() -> super.jobSetStateMany(updates));
+    }
+
+    @Override
+    public void jobReinsertMany(List<JobReinsertParams> jobs) {
+        alive(() -> super.jobReinsertMany(jobs));
+    }
+
+    @Override
+    public int jobScheduleDue(JobScheduleParams params) {
+        return alive(() -> super.jobScheduleDue(params));
+    }
+
+    @Override
+    public List<RescuedJob> jobRescueMany(JobRescueParams params) {
+        return alive(() -> super.jobRescueMany(params));
+    }
+
+    @Override
+    public int jobDeleteFinalized(JobDeleteFinalizedParams params) {
+        return alive(() -> super.jobDeleteFinalized(params));
+    }
+
+    @Override
+    public Optional<JobRow> jobGet(long id) {
+        return alive(() -> super.jobGet(id));
+    }
+
+    @Override
+    public List<JobRow> jobGetMany(long[] ids) {
+        return alive(() -> super.jobGetMany(ids));
+    }
+
+    @Override
+    public List<JobRow> jobList(JobQuery query) {
+        return alive(() -> super.jobList(query));
+    }
+
+    @Override
+    public List<JobCount> jobCountByState() {
+        return alive(super::jobCountByState);
+    }
+
+    @Override
+    public void clientHeartbeat(ClientHeartbeatParams params) {
+        alive(() -> super.clientHeartbeat(params));
+    }
+
+    @Override
+    public void clientStop(String id, Instant now) {
+        alive(() -> super.clientStop(id, now));
+    }
+
+    @Override
+    public List<ClientRow> clientList() {
+        return alive(super::clientList);
+    }
+
+    @Override
+    public List<String> clientListDead(Instant now) {
+        return alive(() -> super.clientListDead(now));
+    }
+
+    @Override
+    public void clientMarkRescued(ClientRescuedParams params) {
+        alive(() -> super.clientMarkRescued(params));
+    }
+
+    @Override
+    public int clientDeleteExpired(ClientDeleteParams params) {
+        return alive(() -> super.clientDeleteExpired(params));
+    }
+
+    @Override
+    public boolean leaderAttemptElect(LeaderElectParams params) {
+        return alive(() -> super.leaderAttemptElect(params));
+    }
+
+    @Override
+    public void leaderResign(String leaderId) {
+        alive(() -> super.leaderResign(leaderId));
+    }
+
+    @Override
+    public Optional<LeaderRow> leaderGet() {
+        return alive(super::leaderGet);
+    }
+
+    /** Leaves the shared driver open: the test's other clients still use it. */
+    @Override
+    public void close() {}
+}

@@ -1,0 +1,116 @@
+package dev.runnel.testkit.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.runnel.InsertOptions;
+import dev.runnel.InsertRequest;
+import dev.runnel.JobCancel;
+import dev.runnel.JobDiscard;
+import dev.runnel.JobQuery;
+import dev.runnel.JobRow;
+import dev.runnel.JobState;
+import dev.runnel.Runnel;
+import dev.runnel.driver.JobClaimParams;
+import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobDeleteFinalizedParams;
+import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.Lease;
+import dev.runnel.testkit.Await;
+import dev.runnel.testkit.EventRecorder;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/** The cleaner: final jobs deleted once past their state's retention, in bounded batches, by the leader. */
+public abstract class CleanConformance extends DriverConformance {
+
+    @Test
+    void deletesOnlyJobsOfTheStateFinalizedBeforeTheCutoffOldestFirstAndAtMostTheLimit() {
+        Runnel runnel = inserter();
+        long[] ids = runnel.insertMany(IntStream.range(0, 5).mapToObj(i -> InsertRequest.of(new TestArgs("j" + i, i))).toList());
+        long running = runnel.insert(new TestArgs("running", 9));
+        List<JobRow> claimed = driver.jobClaim(new JobClaimParams("default", 5, T0, "c"));
+        for (int i = 0; i < claimed.size(); i++) {
+            driver.jobCompleteMany(JobCompleteManyParams.of(List.of(claimed.get(i)), T0.plusSeconds(i)));
+        }
+        driver.jobClaim(new JobClaimParams("default", 5, T0, "c"));
+        driver.leaderAttemptElect(new LeaderElectParams("leader", T0, T0.plusSeconds(3600)));
+        Lease lease = new Lease("leader", T0.plusSeconds(100));
+        assertThat(driver.jobDeleteFinalized(new JobDeleteFinalizedParams(lease, JobState.DISCARDED, T0.plusSeconds(100), 10)))
+                .isZero();
+        // Finalized at T0+0..4: before T0+3 are three, of which the limit takes the two oldest.
+        assertThat(driver.jobDeleteFinalized(new JobDeleteFinalizedParams(lease, JobState.COMPLETED, T0.plusSeconds(3), 2)))
+                .isEqualTo(2);
+        assertThat(runnel.jobGet(ids[0])).isEmpty();
+        assertThat(runnel.jobGet(ids[1])).isEmpty();
+        assertThat(runnel.jobGet(ids[2])).isPresent();
+        assertThat(driver.jobDeleteFinalized(new JobDeleteFinalizedParams(lease, JobState.COMPLETED, T0.plusSeconds(3), 2)))
+                .isEqualTo(1);
+        assertThat(runnel.jobList(JobQuery.all())).extracting(JobRow::id).containsExactly(ids[3], ids[4], running);
+        // Without the lease: nothing.
+        assertThat(driver.jobDeleteFinalized(new JobDeleteFinalizedParams(new Lease("impostor", T0.plusSeconds(100)),
+                JobState.COMPLETED, T0.plusSeconds(100), 10))).isZero();
+        assertThat(runnel.jobList(JobQuery.all())).hasSize(3);
+    }
+
+    @Test
+    void theLeaderDeletesEachFinalStateAfterItsRetentionAndKeepsWhatItIsToldToKeep() {
+        EventRecorder events = new EventRecorder();
+        Runnel runnel = started(client().queue("default", 10).listener(events)
+                .retention(JobState.COMPLETED, Duration.ofHours(1))
+                .retention(JobState.CANCELLED, Duration.ofHours(3))
+                .retainForever(JobState.DISCARDED)
+                .worker(TestArgs.class, job -> {
+                    switch (job.args().name()) {
+                        case "cancel" -> throw new JobCancel("no");
+                        case "discard" -> throw new JobDiscard("no");
+                        default -> { }
+                    }
+                }));
+        Await.until("the client to lead", runnel::isLeader);
+        long completed = runnel.insert(new TestArgs("complete", 1));
+        long cancelled = runnel.insert(new TestArgs("cancel", 2));
+        long discarded = runnel.insert(new TestArgs("discard", 3));
+        long waiting = runnel.insert(new TestArgs("later", 4), InsertOptions.builder().scheduledAt(T0.plusSeconds(86_400 * 30)).build());
+        events.await(completed);
+        events.await(cancelled);
+        events.await(discarded);
+        clock.advance(Duration.ofHours(2));
+        Await.until("the completed job to be deleted", () -> runnel.jobGet(completed).isEmpty());
+        assertThat(runnel.jobGet(cancelled)).isPresent();
+        clock.advance(Duration.ofHours(2));
+        Await.until("the cancelled job to be deleted", () -> runnel.jobGet(cancelled).isEmpty());
+        clock.advance(Duration.ofDays(365));
+        // Give the cleaner a few rounds: it must keep the discarded job, and the one never run.
+        Await.until("a few cleaner rounds", () -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return true;
+        });
+        assertThat(runnel.jobGet(discarded)).isPresent();
+        assertThat(runnel.jobGet(waiting)).isPresent();
+    }
+
+    @Test
+    void aBacklogLargerThanABatchIsWorkedOffBatchAfterBatch() {
+        Runnel inserter = inserter();
+        int n = 12_000; // more than two of the cleaner's batches
+        for (int from = 0; from < n; from += 4_000) {
+            inserter.insertMany(IntStream.range(from, from + 4_000).mapToObj(i -> InsertRequest.of(new TestArgs("b", i))).toList());
+        }
+        while (true) {
+            List<JobRow> claimed = driver.jobClaim(new JobClaimParams("default", 2_000, clock.instant(), "c"));
+            if (claimed.isEmpty()) {
+                break;
+            }
+            driver.jobCompleteMany(JobCompleteManyParams.of(claimed, T0));
+        }
+        Runnel runnel = started(client().retention(JobState.COMPLETED, Duration.ofMinutes(1)));
+        clock.advance(Duration.ofMinutes(2));
+        Await.until("every completed job to be deleted", () -> runnel.jobCounts().isEmpty());
+    }
+}
