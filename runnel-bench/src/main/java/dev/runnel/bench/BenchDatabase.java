@@ -1,6 +1,7 @@
 package dev.runnel.bench;
 
 import dev.runnel.Drivers;
+import dev.runnel.Migrator;
 import dev.runnel.RunnelException;
 import dev.runnel.driver.Driver;
 import dev.runnel.postgres.PostgresDriver;
@@ -27,12 +28,25 @@ public final class BenchDatabase implements AutoCloseable {
         this.schema = schema;
     }
 
-    /** Opens the database at {@code url}; throws {@link IllegalArgumentException} on a bad URL. */
+    /**
+     * Opens the database at {@code url}, on Postgres in a new schema, migrated. Throws
+     * {@link IllegalArgumentException} on a bad URL, and a {@link dev.runnel.RunnelConnectException}
+     * at once when Postgres cannot be reached.
+     */
     public static BenchDatabase open(String url) {
         if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
             String schema = "runnel_bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
             String own = url + (url.contains("?") ? "&" : "?") + "schema=" + schema;
             PostgresDriver pg = PostgresDriver.fromUrl(own);
+            try {
+                // Here rather than in the run, so that a database that cannot be reached fails
+                // fast, before there is a schema to drop (through the pool, which would wait out
+                // its connection timeout first). A migration that fails is rolled back with its schema.
+                new Migrator(pg).up();
+            } catch (RuntimeException e) {
+                pg.close();
+                throw e;
+            }
             return new BenchDatabase(pg, own, new PostgresServerStats(pg.dataSource()), schema);
         }
         return new BenchDatabase(Drivers.open(url), url, ServerStats.NONE, null);

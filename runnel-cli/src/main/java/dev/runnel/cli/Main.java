@@ -1,16 +1,23 @@
 package dev.runnel.cli;
 
+import dev.runnel.RunnelConnectException;
 import dev.runnel.RunnelException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code runnel} command. Bad input prints one line and exits 2; a failure exits 1. */
+/**
+ * The {@code runnel} command. Bad input, a database that cannot be reached among it, prints one
+ * line and exits 2; a failure exits 1.
+ */
 @Command(name = "runnel", mixinStandardHelpOptions = true, version = "runnel 0.1.0",
         description = "Runnel: a durable background-job system for Java.",
         subcommands = {MigrateCommand.class, BenchCommand.class, DrainCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
-    /** Exit code for bad input: an unknown flag, a missing value, a malformed URL. */
+    /**
+     * Exit code for bad input: an unknown flag, a missing value, a malformed URL, or a database
+     * that cannot be reached (refused, a missing database or role, failed authentication).
+     */
     public static final int EXIT_USAGE = 2;
     /** Exit code for a failure while running. */
     public static final int EXIT_FAILURE = 1;
@@ -29,7 +36,8 @@ public final class Main {
             return EXIT_USAGE;
         });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            if (e instanceof IllegalArgumentException) {
+            // Before RunnelException, which it is: the URL most likely points at the wrong place.
+            if (e instanceof IllegalArgumentException || e instanceof RunnelConnectException) {
                 err.println("runnel: " + e.getMessage());
                 return EXIT_USAGE;
             }

@@ -4,12 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class MainTest {
+    private static final String POSTGRES_URL = System.getenv()
+            .getOrDefault("RUNNEL_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/test");
+
     @TempDir
     Path dir;
 
@@ -52,6 +60,69 @@ class MainTest {
         Result badDuration = run("bench", "--duration", "soon");
         assertThat(badDuration.code()).isEqualTo(2);
         assertThat(badDuration.err()).contains("soon");
+    }
+
+    /**
+     * The test server's URL with another user or database or more parameters, and the password
+     * "secret", which the server never asks for (or rejects): it must appear nowhere.
+     */
+    private static String postgres(String user, String database, String query) {
+        URI test = URI.create(POSTGRES_URL);
+        String testUser = test.getUserInfo() == null ? "postgres" : test.getUserInfo().split(":")[0];
+        return "postgres://" + (user != null ? user : testUser) + ":secret@" + server() + "/"
+                + (database != null ? database : test.getPath().substring(1)) + query;
+    }
+
+    /** The test server's {@code host:port}. */
+    private static String server() {
+        URI test = URI.create(POSTGRES_URL);
+        return test.getHost() + ":" + (test.getPort() < 0 ? 5432 : test.getPort());
+    }
+
+    @Test
+    void anUnreachableDatabaseExitsTwoWithOneLineFast() {
+        assertConnectFails("postgres://postgres:secret@127.0.0.1:1/test", "at 127.0.0.1:1/test: Connection refused");
+        assertConnectFails(postgres(null, "runnel_no_such_db", ""),
+                "at " + server() + "/runnel_no_such_db: database \"runnel_no_such_db\" does not exist");
+        // With password authentication the server does not say whether the role exists.
+        assertConnectFails(postgres("runnel_ghost", null, ""), "\"runnel_ghost\"");
+        assertConnectFails(postgres(null, null, "?sslmode=bogus"), "sslmode value: bogus");
+        // bench and drain too: they run in a schema of their own, which must not be waited for.
+        String refused = "postgres://postgres:secret@127.0.0.1:1/test";
+        assertCommandFailsToConnect("Connection refused", "bench", "--database-url", refused, "--num-total-jobs", "10");
+        assertCommandFailsToConnect("Connection refused", "drain", "--database-url", refused, "--jobs", "10");
+    }
+
+    private static void assertConnectFails(String url, String reason) {
+        assertCommandFailsToConnect(reason, "migrate", "list", "--database-url", url);
+    }
+
+    private static void assertCommandFailsToConnect(String reason, String... args) {
+        long start = System.nanoTime();
+        Result r = run(args);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as(String.join(" ", args)).isLessThan(Duration.ofSeconds(5));
+        assertThat(r.code()).as(r.err()).isEqualTo(2);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).startsWith("runnel: cannot connect to Postgres ").contains(reason)
+                .doesNotContain("secret").doesNotContain("Exception").doesNotContain("HikariPool");
+        assertThat(r.err().lines().count()).isEqualTo(1);
+    }
+
+    @Test
+    void anUnreachableDatabaseWritesOneLineToTheRealStderr() throws Exception {
+        // In a process of its own, so that log lines written to the real stderr would be seen too.
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                Main.class.getName(), "migrate", "list", "--database-url", "postgres://postgres:secret@127.0.0.1:1/test"));
+        Process process = new ProcessBuilder(command).start();
+        process.getOutputStream().close();
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.exitValue()).as(err).isEqualTo(2);
+        assertThat(out).isEmpty();
+        assertThat(err).isEqualTo("runnel: cannot connect to Postgres at 127.0.0.1:1/test: Connection refused"
+                + System.lineSeparator());
     }
 
     @Test

@@ -1,11 +1,17 @@
 package dev.runnel.postgres;
 
+import dev.runnel.RunnelConnectException;
 import dev.runnel.RunnelException;
 import dev.runnel.driver.DataRejectedException;
+import java.io.IOException;
+import java.net.UnknownHostException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import javax.sql.DataSource;
+import org.postgresql.util.PSQLException;
 
 /**
  * Lends a connection from the pool for one operation and takes it back at once: no connection is
@@ -34,19 +40,32 @@ final class PostgresConnections implements AutoCloseable {
     private final AutoCloseable ownedPool;
     private final Runnable evictPool;
     private final String description;
+    private final String where;
+    private final PostgresListener.ConnectionSource direct;
     private volatile boolean closed;
+    /** Whether a connection has ever been made: from then on the pool alone reports failures. */
+    private volatile boolean connected;
+    /** The direct attempt under way, which first operations arriving meanwhile share; guarded by this. */
+    private CompletableFuture<Void> firstAttempt;
 
     /**
      * @param ownedPool the pool to close with the driver, or null when the application owns it
      * @param evictPool retires every connection of the pool, when a lost connection suggests the
      *     others are lost too; a no-op for an application's pool, which is not ours to manage
      * @param description where the database is, for messages: never a password
+     * @param where where the server is, as "cannot connect to Postgres ..." goes on: {@code at
+     *     host:port/database}, or {@code through the application's DataSource}
+     * @param direct opens one connection outside the pool, to tell fast why the server cannot be
+     *     reached before any connection has been made; null when there is no such way
      */
-    PostgresConnections(DataSource dataSource, AutoCloseable ownedPool, Runnable evictPool, String description) {
+    PostgresConnections(DataSource dataSource, AutoCloseable ownedPool, Runnable evictPool, String description,
+            String where, PostgresListener.ConnectionSource direct) {
         this.dataSource = dataSource;
         this.ownedPool = ownedPool;
         this.evictPool = evictPool;
         this.description = description;
+        this.where = where;
+        this.direct = direct;
     }
 
     /** Runs {@code work} on a borrowed connection in autocommit. */
@@ -121,11 +140,92 @@ final class PostgresConnections implements AutoCloseable {
         if (closed) {
             throw new RunnelException("Postgres driver for " + description + " is closed");
         }
-        try {
-            return dataSource.getConnection();
-        } catch (SQLException e) {
-            throw new RunnelException("cannot connect to Postgres at " + description + ": " + rootMessage(e), e);
+        if (!connected && direct != null) {
+            checkFirstConnection();
         }
+        try {
+            Connection connection = dataSource.getConnection();
+            connected = true;
+            return connection;
+        } catch (SQLException e) {
+            throw cannotConnect(e);
+        }
+    }
+
+    /**
+     * Until a connection has been made, tries one outside the pool first. The pool would retry a
+     * refused or rejected connection for its whole connection timeout and then report its own
+     * state; this attempt fails within the connect timeout with the server's or the network's
+     * reason. First operations that arrive while it is under way wait for its outcome rather than
+     * each open a connection of their own.
+     */
+    private void checkFirstConnection() {
+        CompletableFuture<Void> attempt;
+        boolean mine;
+        synchronized (this) {
+            if (connected) {
+                return;
+            }
+            mine = firstAttempt == null;
+            if (mine) {
+                firstAttempt = new CompletableFuture<>();
+            }
+            attempt = firstAttempt;
+        }
+        if (mine) {
+            try (Connection _ = direct.open()) {
+                connected = true;
+            } catch (SQLException | RuntimeException e) {
+                if (!connected) {
+                    attempt.completeExceptionally(e);
+                }
+            } finally {
+                synchronized (this) {
+                    firstAttempt = null;
+                }
+                attempt.complete(null);
+            }
+        }
+        try {
+            attempt.join();
+        } catch (CompletionException e) {
+            throw cannotConnect(e.getCause());
+        }
+    }
+
+    private RunnelConnectException cannotConnect(Throwable e) {
+        return new RunnelConnectException("cannot connect to Postgres " + where + ": " + connectReason(e), e);
+    }
+
+    /**
+     * Why a connection failed, in one line: the server's own words when it refused the session (a
+     * missing database or role, failed authentication); else the network's ("Connection refused"),
+     * which pgjdbc and the pool wrap in words of their own; else pgjdbc's ("Invalid sslmode
+     * value"), not its cause's ("For input string").
+     */
+    static String connectReason(Throwable e) {
+        IOException network = null;
+        SQLException jdbc = null;
+        Throwable root = e;
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof PSQLException p && p.getServerErrorMessage() != null
+                    && p.getServerErrorMessage().getMessage() != null) {
+                return oneLine(p.getServerErrorMessage().getMessage());
+            }
+            if (t instanceof IOException io) {
+                network = io;
+            } else if (t instanceof SQLException sql) {
+                jdbc = sql;
+            }
+            root = t;
+        }
+        Throwable reason = network != null ? network : jdbc != null ? jdbc : root;
+        String message = reason.getMessage() == null ? reason.getClass().getSimpleName() : reason.getMessage();
+        return oneLine(reason instanceof UnknownHostException ? "unknown host " + message : message);
+    }
+
+    private static String oneLine(String message) {
+        return message.strip().replaceAll("\\s*\\R\\s*", " ");
     }
 
     /**

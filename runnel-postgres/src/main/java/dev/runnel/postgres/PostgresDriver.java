@@ -26,6 +26,7 @@ import dev.runnel.driver.Migration;
 import dev.runnel.driver.MigrationRecord;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -49,10 +50,19 @@ import javax.sql.DataSource;
  * }</pre>
  *
  * <p>Built from a URL, the driver owns a HikariCP pool and closes it on {@link #close()}; built
- * from a {@link DataSource}, it borrows from the application's pool and leaves it open. Nothing
- * connects until the first operation, which throws a {@link dev.runnel.RunnelException} naming
- * host, port and database when the server cannot be reached. Passwords appear in no message,
- * log line or {@code toString()}.
+ * from a {@link DataSource}, it borrows from the application's pool and leaves it open, and its
+ * settings (timeouts, keepalive, TLS) as the application made them. Every connection the driver
+ * opens itself, the pool's and the listener's, has a socket timeout
+ * ({@link #DEFAULT_SOCKET_TIMEOUT}) and TCP keepalive by default; pgjdbc's own
+ * {@code socketTimeout} and {@code tcpKeepAlive} URL parameters override them, and the builder's
+ * {@link Builder#socketTimeout} and {@link Builder#tcpKeepAlive} override the URL.
+ *
+ * <p>Nothing connects until the first operation. Until one connection has been made, an operation
+ * first tries one connection outside the pool, so that a server that cannot be reached (refused,
+ * a missing database or role, failed authentication, a bad {@code sslmode}) fails it within the
+ * connect timeout with a {@link dev.runnel.RunnelConnectException} naming host, port and database
+ * and the server's or the network's reason. Passwords appear in no message, log line or
+ * {@code toString()}.
  */
 public final class PostgresDriver implements Driver {
     /** The schema used when none is given: {@value}. */
@@ -70,6 +80,32 @@ public final class PostgresDriver implements Driver {
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /** The shortest connect timeout HikariCP accepts: 250 ms. */
     public static final Duration MIN_CONNECT_TIMEOUT = Duration.ofMillis(250);
+    /**
+     * How long a connection the driver opens waits for the server to answer before it is given up
+     * as broken, by default: 30 s (pgjdbc's {@code socketTimeout}, in whole seconds).
+     *
+     * <p>Every Runnel statement is short: claims and completions take milliseconds, maintenance
+     * deletes run in bounded batches. The timeout is only there for a connection whose server is
+     * gone without a word (a failover, a cut network, a dropped NAT entry), which would otherwise
+     * block the completer or a producer forever: such a connection costs at most one timeout, and
+     * its failure retires the rest of the pool (see {@link PostgresConnections}). It is long
+     * rather than short because cutting a statement does not undo it: the server may still commit
+     * a claim whose client has given up, leaving its jobs running until they are rescued. 30 s is
+     * far above the slowest healthy statement: a wait behind another transaction's row lock, an
+     * I/O stall during a checkpoint, a count over millions of rows for a dashboard. Migrations lift
+     * it for their own transaction. An idle listener never meets it: while it waits for
+     * notifications, pgjdbc puts the listener's own 250 ms poll in its place.
+     */
+    public static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(30);
+    /** The longest socket timeout the builder accepts: 24 h (pgjdbc keeps it in int milliseconds). */
+    public static final Duration MAX_SOCKET_TIMEOUT = Duration.ofHours(24);
+    /**
+     * Whether the connections the driver opens ask the operating system for TCP keepalive probes by
+     * default: {@value}. With the system's usual timing (Linux probes after 2 h idle) they find a
+     * dead peer late; they keep long-idle connections alive in firewalls that honour them, and are
+     * the only bound left when the socket timeout is switched off.
+     */
+    public static final boolean DEFAULT_TCP_KEEP_ALIVE = true;
 
     private final PostgresSchema schema;
     private final String description;
@@ -81,12 +117,13 @@ public final class PostgresDriver implements Driver {
     private final DataSource dataSource;
     private final Set<PostgresListener> listeners = ConcurrentHashMap.newKeySet();
 
-    private PostgresDriver(PostgresSchema schema, String description, DataSource dataSource, AutoCloseable ownedPool,
-            Runnable evictPool, PostgresListener.ConnectionSource listenerSource) {
+    private PostgresDriver(PostgresSchema schema, String description, String where, DataSource dataSource,
+            AutoCloseable ownedPool, Runnable evictPool, PostgresListener.ConnectionSource listenerSource,
+            PostgresListener.ConnectionSource direct) {
         this.schema = schema;
         this.description = description;
         this.connections = new PostgresConnections(dataSource, ownedPool, evictPool,
-                description + " (schema " + schema + ")");
+                description + " (schema " + schema + ")", where, direct);
         this.jobs = new PostgresJobs(schema, connections);
         this.cluster = new PostgresCluster(schema, connections);
         this.migrations = new PostgresMigrations(schema, connections);
@@ -97,7 +134,9 @@ public final class PostgresDriver implements Driver {
     /**
      * A driver for {@code postgres://user:password@host:5432/database?schema=jobs&sslmode=require}
      * (or {@code postgresql://}), with its own pool of {@value #DEFAULT_MAX_POOL_SIZE} connections.
-     * Query parameters other than {@code schema} are passed to pgjdbc as connection properties.
+     * Query parameters other than {@code schema} are passed to pgjdbc as connection properties,
+     * overriding Runnel's defaults: {@code socketTimeout=30} (seconds, {@code 0} for none),
+     * {@code tcpKeepAlive=true}, and {@code connectTimeout} and {@code loginTimeout} of 10 s.
      */
     public static PostgresDriver fromUrl(String url) {
         return builder().url(url).build();
@@ -106,7 +145,10 @@ public final class PostgresDriver implements Driver {
     /**
      * A driver on the application's own pool, in schema {@value #DEFAULT_SCHEMA}. Each operation
      * borrows one connection and returns it at once; the listener for inserts keeps one borrowed
-     * for as long as it listens.
+     * for as long as it listens. The pool's settings are the application's: give its connections a
+     * socket timeout and TCP keepalive there (pgjdbc's {@code socketTimeout} and
+     * {@code tcpKeepAlive}). Migrations lift the socket timeout for their own transaction and
+     * restore it before giving the connection back.
      */
     public static PostgresDriver fromDataSource(DataSource dataSource) {
         return builder().dataSource(dataSource).build();
@@ -129,7 +171,9 @@ public final class PostgresDriver implements Driver {
     /**
      * The pool this driver borrows from: the application's own, or the one built from the URL. An
      * application may take connections from it for its own transactions (and transactional
-     * inserts); each must be returned promptly.
+     * inserts); each must be returned promptly. The pool built from a URL gives its connections the
+     * driver's socket timeout: a statement that may run longer must lift it first
+     * ({@link Connection#setNetworkTimeout}).
      */
     public DataSource dataSource() {
         return dataSource;
@@ -302,9 +346,14 @@ public final class PostgresDriver implements Driver {
         return "PostgresDriver[" + description + ", schema " + schema + "]";
     }
 
+    /** Opens a connection as the listener does; for tests. */
+    Connection openListenerConnection() throws SQLException {
+        return listenerSource.open();
+    }
+
     /**
      * Configures a {@link PostgresDriver}: a URL or a DataSource (exactly one), and optionally the
-     * schema and, for a URL, the pool. Each setter validates its value at once.
+     * schema and, for a URL, the pool and its connections. Each setter validates its value at once.
      */
     public static final class Builder {
         private PostgresUrl url;
@@ -312,6 +361,9 @@ public final class PostgresDriver implements Driver {
         private PostgresSchema schema;
         private int maxPoolSize = DEFAULT_MAX_POOL_SIZE;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+        /** Null until set: then the URL's parameter, else the default, applies. */
+        private Duration socketTimeout;
+        private Boolean tcpKeepAlive;
 
         private Builder() {}
 
@@ -321,7 +373,10 @@ public final class PostgresDriver implements Driver {
             return this;
         }
 
-        /** The application's own pool to borrow connections from, instead of a URL. */
+        /**
+         * The application's own pool to borrow connections from, instead of a URL. The driver
+         * leaves its settings alone: set a socket timeout and keepalive on it.
+         */
         public Builder dataSource(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
             return this;
@@ -349,7 +404,8 @@ public final class PostgresDriver implements Driver {
 
         /**
          * How long an operation waits for a connection from the pool built from a URL (and a new
-         * connection for the server to answer) before failing; default 10 s, at least 250 ms.
+         * connection for the server to answer, login included) before failing; default 10 s, at
+         * least 250 ms (pgjdbc counts it in whole seconds, rounded up).
          */
         public Builder connectTimeout(Duration connectTimeout) {
             Objects.requireNonNull(connectTimeout, "connectTimeout");
@@ -361,33 +417,85 @@ public final class PostgresDriver implements Driver {
             return this;
         }
 
+        /**
+         * How long a connection the driver opens from a URL waits for the server to answer before
+         * it is given up as broken: {@link Duration#ZERO} for no limit, else between 1 s and
+         * {@link PostgresDriver#MAX_SOCKET_TIMEOUT}, in whole seconds, rounded up. Default
+         * {@link PostgresDriver#DEFAULT_SOCKET_TIMEOUT}, or the URL's {@code socketTimeout}
+         * parameter (in seconds), which this overrides. Migrations lift it for their own
+         * transaction.
+         */
+        public Builder socketTimeout(Duration socketTimeout) {
+            Objects.requireNonNull(socketTimeout, "socketTimeout");
+            if (!socketTimeout.isZero() && (socketTimeout.compareTo(Duration.ofSeconds(1)) < 0
+                    || socketTimeout.compareTo(MAX_SOCKET_TIMEOUT) > 0)) {
+                throw new IllegalArgumentException("socketTimeout must be zero (no limit) or between 1 s and "
+                        + MAX_SOCKET_TIMEOUT.toHours() + " h, was " + socketTimeout.toMillis() + " ms");
+            }
+            this.socketTimeout = socketTimeout;
+            return this;
+        }
+
+        /**
+         * Whether the connections the driver opens from a URL ask for TCP keepalive probes; default
+         * {@value PostgresDriver#DEFAULT_TCP_KEEP_ALIVE}, or the URL's {@code tcpKeepAlive}
+         * parameter, which this overrides.
+         */
+        public Builder tcpKeepAlive(boolean tcpKeepAlive) {
+            this.tcpKeepAlive = tcpKeepAlive;
+            return this;
+        }
+
         /** Builds the driver. Connects to nothing yet: the first operation does. */
         public PostgresDriver build() {
             if ((url == null) == (dataSource == null)) {
                 throw new IllegalArgumentException("a Postgres driver needs exactly one of url and dataSource");
             }
             if (dataSource != null) {
+                if (socketTimeout != null || tcpKeepAlive != null) {
+                    throw new IllegalArgumentException((socketTimeout != null ? "socketTimeout" : "tcpKeepAlive")
+                            + " applies to a driver built from a url; the application's DataSource keeps its own"
+                            + " settings: set it there");
+                }
                 PostgresSchema chosen = schema != null ? schema : PostgresSchema.of("schema", DEFAULT_SCHEMA);
-                return new PostgresDriver(chosen, "the application's DataSource", dataSource, null, () -> {},
-                        dataSource::getConnection);
+                return new PostgresDriver(chosen, "the application's DataSource", "through the application's DataSource",
+                        dataSource, null, () -> {}, dataSource::getConnection, null);
             }
             PostgresSchema chosen = schema != null ? schema
                     : url.schema().orElseGet(() -> PostgresSchema.of("schema", DEFAULT_SCHEMA));
             long timeoutSeconds = Math.max(1, (connectTimeout.toMillis() + 999) / 1000);
-            HikariDataSource pool = new HikariDataSource(poolConfig(url, timeoutSeconds));
-            PostgresUrl target = url;
+            String jdbcUrl = url.jdbcUrl();
+            Properties props = connectionProperties("runnel", timeoutSeconds);
+            // Named after the schema, so that an operator can tell listeners apart.
+            Properties listenerProps = connectionProperties("runnel-listener " + chosen.name(), timeoutSeconds);
+            // Built without its configuration, the pool starts at the first getConnection(), not
+            // here: nothing connects, not even in the background, until the first operation.
+            HikariDataSource pool = new HikariDataSource();
             try {
-                return new PostgresDriver(chosen, url.description(), pool, pool, () -> evictAll(pool), () -> {
-                    // Named after the schema, so that an operator can tell listeners apart.
-                    Properties props = target.connectionProperties("runnel-listener " + chosen.name(), timeoutSeconds);
-                    // The listener mostly waits; keepalives let the OS notice a dead peer.
-                    props.setProperty("tcpKeepAlive", "true");
-                    return DriverManager.getConnection(target.jdbcUrl(), props);
-                });
+                configurePool(pool, props);
+                return new PostgresDriver(chosen, url.description(), "at " + url.description(), pool, pool,
+                        () -> evictAll(pool), () -> DriverManager.getConnection(jdbcUrl, listenerProps),
+                        () -> DriverManager.getConnection(jdbcUrl, props));
             } catch (RuntimeException e) {
                 pool.close();
                 throw e;
             }
+        }
+
+        /**
+         * The pgjdbc properties of a connection opened from the URL: Runnel's defaults, overridden
+         * by the URL's parameters, overridden by this builder's settings.
+         */
+        private Properties connectionProperties(String applicationName, long connectTimeoutSeconds) {
+            Properties props = url.connectionProperties(applicationName, connectTimeoutSeconds);
+            if (socketTimeout != null) {
+                long seconds = socketTimeout.toSeconds() + (socketTimeout.toNanosPart() > 0 ? 1 : 0);
+                props.setProperty("socketTimeout", String.valueOf(seconds));
+            }
+            if (tcpKeepAlive != null) {
+                props.setProperty("tcpKeepAlive", String.valueOf(tcpKeepAlive));
+            }
+            return props;
         }
 
         /**
@@ -401,13 +509,13 @@ public final class PostgresDriver implements Driver {
             }
         }
 
-        private HikariConfig poolConfig(PostgresUrl url, long timeoutSeconds) {
-            HikariConfig config = new HikariConfig();
+        private void configurePool(HikariConfig config, Properties connectionProperties) {
             config.setPoolName("runnel-postgres");
             config.setJdbcUrl(url.jdbcUrl());
             // User and password go through Hikari's own fields, which it masks when it logs its
             // configuration, not through the driver properties.
-            Properties props = url.connectionProperties("runnel", timeoutSeconds);
+            Properties props = new Properties();
+            props.putAll(connectionProperties);
             props.remove("user");
             props.remove("password");
             config.setDataSourceProperties(props);
@@ -421,7 +529,6 @@ public final class PostgresDriver implements Driver {
             // clear message, not the constructor.
             config.setInitializationFailTimeout(-1);
             config.setAutoCommit(true);
-            return config;
         }
     }
 }

@@ -22,7 +22,9 @@ final class PostgresListener implements AutoCloseable {
 
     /**
      * How long one wait for notifications blocks. It bounds how long {@link #close()} waits for the
-     * thread; a notification is delivered as soon as it arrives, whatever this is.
+     * thread; a notification is delivered as soon as it arrives, whatever this is. pgjdbc puts it
+     * in place of the socket timeout for the wait and restores that after, so an idle, healthy
+     * listener never meets the socket timeout however short it is.
      */
     private static final int POLL_MILLIS = 250;
     /** How often an idle connection is checked, so that a silently dropped one is noticed. */

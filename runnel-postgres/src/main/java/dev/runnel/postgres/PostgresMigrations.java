@@ -18,6 +18,10 @@ import java.util.Set;
  * The driver's migrations and its migration table, {@code {schema}.runnel_migration}. Applying one
  * is a single transaction that holds an advisory lock on the schema, so concurrent migrators
  * (several processes starting with autoMigrate) apply each migration exactly once.
+ *
+ * <p>A migration runs with no socket timeout: it may rightly take long (an index built on a big
+ * table, a wait for another process's migration), which the timeout meant for Runnel's short
+ * statements would cut, closing the connection mid-migration.
  */
 final class PostgresMigrations {
     private static final Set<String> STATEMENTS = Set.of("MigrationLock", "SchemaExists", "SchemaCreate",
@@ -65,7 +69,7 @@ final class PostgresMigrations {
 
     boolean apply(Migration migration, boolean up) {
         String operation = (up ? "applying" : "reverting") + " migration " + migration.name();
-        return connections.transaction(operation, c -> {
+        return connections.transaction(operation, c -> withoutSocketTimeout(c, () -> {
             try (PreparedStatement lock = c.prepareStatement(sql.get("MigrationLock"))) {
                 lock.setLong(1, schema.migrationLockKey());
                 lock.execute();
@@ -92,7 +96,39 @@ final class PostgresMigrations {
                 record.executeUpdate();
             }
             return true;
-        });
+        }));
+    }
+
+    @FunctionalInterface
+    private interface Steps<T> {
+        T run() throws SQLException;
+    }
+
+    /**
+     * Runs {@code steps} with the socket timeout of {@code c} lifted, and restores it before the
+     * connection goes back to its pool (an application's pool would not know to). The commit that
+     * follows is short and runs under the usual timeout.
+     */
+    private static <T> T withoutSocketTimeout(Connection c, Steps<T> steps) throws SQLException {
+        int timeout = c.getNetworkTimeout();
+        if (timeout == 0) {
+            return steps.run();
+        }
+        // pgjdbc applies the timeout to the socket at once and ignores the executor.
+        c.setNetworkTimeout(Runnable::run, 0);
+        T result;
+        try {
+            result = steps.run();
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.setNetworkTimeout(Runnable::run, timeout);
+            } catch (SQLException restore) {
+                e.addSuppressed(restore);
+            }
+            throw e;
+        }
+        c.setNetworkTimeout(Runnable::run, timeout);
+        return result;
     }
 
     /** Runs a single-row boolean query and closes the statement. */

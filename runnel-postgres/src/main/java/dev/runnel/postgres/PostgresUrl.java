@@ -17,7 +17,8 @@ import java.util.StringJoiner;
  * password and database are percent-decoded; the port defaults to 5432, the host to
  * {@code localhost}, the user to the operating-system user and the database to the user, as libpq
  * does. {@code schema} is Runnel's; every other query parameter is passed to pgjdbc as a
- * connection property ({@code sslmode}, {@code sslrootcert}, {@code ApplicationName}...).
+ * connection property ({@code sslmode}, {@code sslrootcert}, {@code ApplicationName},
+ * {@code socketTimeout}, {@code tcpKeepAlive}...), overriding Runnel's default for it.
  *
  * <p>The password is kept out of {@link #toString()}, {@link #description()} and every exception
  * message, including those about a URL that fails to parse.
@@ -229,13 +230,20 @@ final class PostgresUrl {
     }
 
     /**
-     * The properties for a pgjdbc connection: the URL's parameters, the user and password, the
-     * given application name unless the URL sets one, and the connect timeout in whole seconds.
+     * The properties for a pgjdbc connection: Runnel's defaults, then the URL's parameters, which
+     * override them, then the user and password. The defaults are the given application name, the
+     * connect timeout in whole seconds for both the TCP connect ({@code connectTimeout}) and the
+     * whole login, TLS and authentication included ({@code loginTimeout}), a socket timeout of
+     * {@link PostgresDriver#DEFAULT_SOCKET_TIMEOUT} ({@code socketTimeout}) and TCP keepalive
+     * ({@code tcpKeepAlive}).
      */
     Properties connectionProperties(String applicationName, long connectTimeoutSeconds) {
         Properties props = new Properties();
         props.setProperty("ApplicationName", applicationName);
         props.setProperty("connectTimeout", String.valueOf(connectTimeoutSeconds));
+        props.setProperty("loginTimeout", String.valueOf(connectTimeoutSeconds));
+        props.setProperty("socketTimeout", String.valueOf(PostgresDriver.DEFAULT_SOCKET_TIMEOUT.toSeconds()));
+        props.setProperty("tcpKeepAlive", String.valueOf(PostgresDriver.DEFAULT_TCP_KEEP_ALIVE));
         props.putAll(properties);
         props.setProperty("user", user);
         if (password != null) {

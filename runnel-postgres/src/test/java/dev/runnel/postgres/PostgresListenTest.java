@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,6 +102,36 @@ class PostgresListenTest {
             }
             assertThat(got).isEqualTo("after_reconnect");
         }
+    }
+
+    @Test
+    void anIdleListenerOutlivesItsSocketTimeout() throws Exception {
+        String schema = db.create();
+        try (PostgresDriver driver = migrated(PostgresDriver.builder().url(PostgresTestSchema.URL).schema(schema)
+                        .socketTimeout(Duration.ofSeconds(1)).build());
+                AutoCloseable _ = driver.listenInserts(heard::add)) {
+            List<Integer> before = listenerPids(schema);
+            assertThat(before).hasSize(1);
+            // Its waits for notifications replace the socket timeout: idle, it is not taken for lost.
+            Thread.sleep(2_500);
+            assertThat(listenerPids(schema)).isEqualTo(before);
+            driver.jobInsertMany(List.of(job("after_idling", JobState.AVAILABLE, T0)));
+            assertThat(heard.poll(ARRIVES_MS, TimeUnit.MILLISECONDS)).isEqualTo("after_idling");
+        }
+    }
+
+    private static List<Integer> listenerPids(String schema) throws SQLException {
+        List<Integer> pids = new ArrayList<>();
+        try (Connection c = PostgresTestSchema.admin();
+                PreparedStatement ps = c.prepareStatement("SELECT pid FROM pg_stat_activity WHERE application_name = ?")) {
+            ps.setString(1, "runnel-listener " + schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    pids.add(rs.getInt(1));
+                }
+            }
+        }
+        return pids;
     }
 
     @Test

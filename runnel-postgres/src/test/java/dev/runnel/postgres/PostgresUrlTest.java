@@ -81,6 +81,22 @@ class PostgresUrlTest {
     }
 
     @Test
+    void connectionsGetASocketTimeoutAndKeepaliveUnlessTheUrlSaysOtherwise() {
+        Properties defaults = PostgresUrl.parse("postgres://u@h/d").connectionProperties("runnel", 7);
+        assertThat(defaults.getProperty("socketTimeout")).isEqualTo("30")
+                .isEqualTo(String.valueOf(PostgresDriver.DEFAULT_SOCKET_TIMEOUT.toSeconds()));
+        assertThat(defaults.getProperty("tcpKeepAlive")).isEqualTo("true");
+        // The whole login, TLS and authentication included, is bounded, not only the TCP connect.
+        assertThat(defaults.getProperty("loginTimeout")).isEqualTo("7");
+
+        Properties fromUrl = PostgresUrl.parse("postgres://u@h/d?socketTimeout=5&tcpKeepAlive=false&loginTimeout=3")
+                .connectionProperties("runnel", 7);
+        assertThat(fromUrl.getProperty("socketTimeout")).isEqualTo("5");
+        assertThat(fromUrl.getProperty("tcpKeepAlive")).isEqualTo("false");
+        assertThat(fromUrl.getProperty("loginTimeout")).isEqualTo("3");
+    }
+
+    @Test
     void malformedUrlsAreRejectedWithoutThePassword() {
         assertThatThrownBy(() -> PostgresUrl.parse("postgres://u:hunter2@h:99999/d"))
                 .isInstanceOf(IllegalArgumentException.class)
