@@ -46,9 +46,10 @@ public interface Driver extends AutoCloseable {
     List<MigrationRecord> migrationApplied();
 
     /**
-     * Applies ({@code up}) or reverts one migration in its own transaction, recording it. Returns
-     * false, changing nothing, when the database is already in the wanted state (another process
-     * got there first).
+     * Applies ({@code up}) or reverts one migration in its own transaction, recording it. Reverting
+     * the last one applied drops the migration table too, so that a full down leaves nothing of
+     * Runnel behind. Returns false, changing nothing, when the database is already in the wanted
+     * state (another process got there first).
      */
     boolean migrationApply(Migration migration, boolean up);
 
@@ -89,7 +90,10 @@ public interface Driver extends AutoCloseable {
      */
     void jobReinsertMany(List<JobReinsertParams> jobs);
 
-    /** Makes scheduled and retryable jobs that are due available; returns how many. */
+    /**
+     * Makes scheduled and retryable jobs that are due available, at most {@link JobScheduleParams#limit()}
+     * of them, the earliest scheduled first; returns how many. Jobs in any other state are left alone.
+     */
     int jobScheduleDue(JobScheduleParams params);
 
     Optional<JobRow> jobGet(long id);

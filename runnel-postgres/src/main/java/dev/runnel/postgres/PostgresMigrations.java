@@ -26,7 +26,7 @@ import java.util.Set;
 final class PostgresMigrations {
     private static final Set<String> STATEMENTS = Set.of("MigrationLock", "SchemaExists", "SchemaCreate",
             "MigrationTableCreate", "MigrationTableExists", "MigrationList", "MigrationGet", "MigrationInsert",
-            "MigrationDelete");
+            "MigrationDelete", "MigrationAnyApplied", "MigrationTableDrop");
 
     private final PostgresSchema schema;
     private final PostgresConnections connections;
@@ -94,6 +94,11 @@ final class PostgresMigrations {
                     record.setString(2, migration.name());
                 }
                 record.executeUpdate();
+            }
+            // Once no migration is applied the table goes too, so that a full down leaves nothing
+            // behind; under the lock, a migrator waiting to apply one creates it again.
+            if (!up && !queryBoolean(c.prepareStatement(sql.get("MigrationAnyApplied")))) {
+                execute(c, sql.get("MigrationTableDrop"));
             }
             return true;
         }));

@@ -1,5 +1,7 @@
 -- Statements of the Postgres migration table. It is created by the driver, not by a migration, so
--- that it can record the first one. {schema} is the driver's validated, quoted schema.
+-- that it can record the first one, and dropped by the driver once the last one is reverted, so
+-- that a full down leaves nothing of Runnel behind (the schema stays: it may hold the
+-- application's own tables). {schema} is the driver's validated, quoted schema.
 
 -- name: MigrationLock
 -- Serialises migrators of this schema across processes until the transaction ends; ?1 is a key
@@ -36,3 +38,9 @@ INSERT INTO {schema}.runnel_migration (version, name, applied_at) VALUES (?, ?, 
 
 -- name: MigrationDelete
 DELETE FROM {schema}.runnel_migration WHERE version = ?;
+
+-- name: MigrationAnyApplied
+SELECT EXISTS (SELECT 1 FROM {schema}.runnel_migration);
+
+-- name: MigrationTableDrop
+DROP TABLE {schema}.runnel_migration;

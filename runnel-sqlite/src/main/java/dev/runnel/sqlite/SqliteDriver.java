@@ -58,7 +58,7 @@ public final class SqliteDriver implements Driver {
     private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUniform", "JobInsertReturning", "LastInsertId",
             "JobClaim", "JobClaimAtMostOnce", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobGet", "JobGetMany", "JobList", "JobCountByState");
     private static final Set<String> MIGRATION_STATEMENTS = Set.of("MigrationTableCreate", "MigrationTableExists",
-            "MigrationList", "MigrationGet", "MigrationInsert", "MigrationDelete");
+            "MigrationList", "MigrationGet", "MigrationInsert", "MigrationDelete", "MigrationAnyApplied", "MigrationTableDrop");
 
     private final SqlFile sql;
     private final SqlFile migrationSql;
@@ -169,9 +169,20 @@ public final class SqliteDriver implements Driver {
                 PreparedStatement delete = s.prepare(migrationSql.get("MigrationDelete"));
                 delete.setInt(1, migration.version());
                 delete.executeUpdate();
+                dropMigrationTableIfEmpty(s);
             }
             return true;
         });
+    }
+
+    /** Once no migration is applied, the migration table goes too: a full down leaves nothing behind. */
+    private void dropMigrationTableIfEmpty(SqliteConnections.Session s) throws SQLException {
+        try (ResultSet rs = s.prepare(migrationSql.get("MigrationAnyApplied")).executeQuery()) {
+            if (!rs.next() || rs.getInt(1) != 0) {
+                return;
+            }
+        }
+        s.exec(migrationSql.get("MigrationTableDrop"));
     }
 
     /** Splits a migration script into statements at lines ending in {@code ;}. */

@@ -1,5 +1,6 @@
 -- Statements of the SQLite migration table. It is created by the driver, not by a migration, so
--- that it can record the first one.
+-- that it can record the first one, and dropped by the driver once the last one is reverted, so
+-- that a full down leaves nothing of Runnel behind.
 
 -- name: MigrationTableCreate
 CREATE TABLE IF NOT EXISTS runnel_migration (
@@ -22,3 +23,9 @@ INSERT INTO runnel_migration (version, name, applied_at) VALUES (?, ?, ?);
 
 -- name: MigrationDelete
 DELETE FROM runnel_migration WHERE version = ?;
+
+-- name: MigrationAnyApplied
+SELECT EXISTS (SELECT 1 FROM runnel_migration);
+
+-- name: MigrationTableDrop
+DROP TABLE runnel_migration;

@@ -1,11 +1,14 @@
 package dev.runnel.testkit.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.runnel.InsertOptions;
+import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.Runnel;
+import dev.runnel.driver.DataRejectedException;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobJson;
@@ -14,9 +17,18 @@ import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.Times;
 import dev.runnel.JobError;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Claiming, completing and rescheduling at the driver level, with time passed in. */
@@ -233,5 +245,404 @@ public abstract class ClaimConformance extends DriverConformance {
         assertThat(stored).usingRecursiveComparison().ignoringFields("state", "finalizedAt", "errors").isEqualTo(claimed);
         assertThat(runnel.jobList(dev.runnel.JobQuery.all())).hasSize(1);
         assertThat(claim("default", 10)).isEmpty();
+    }
+
+    // ---- when a job is due ----
+
+    private List<JobRow> claimAt(String queue, int max, Instant now, boolean atMostOnce) {
+        return driver.jobClaim(new JobClaimParams(queue, max, now, "client-a", atMostOnce));
+    }
+
+    private long insertAvailable(String queue, Instant scheduledAt) {
+        return new JobMaker(driver).insert(queue, JobState.AVAILABLE, scheduledAt);
+    }
+
+    @Test
+    void anAvailableJobDueLaterIsNotClaimed() {
+        // Clients' clocks differ: one running ahead inserts a job as available that is due, by the
+        // claiming client's clock, only later. Neither claim may take it before then.
+        for (boolean atMostOnce : new boolean[] {false, true}) {
+            String queue = atMostOnce ? "once" : "default";
+            long later = insertAvailable(queue, T0.plusSeconds(30));
+            long now = insertAvailable(queue, T0);
+            assertThat(claimAt(queue, 10, T0, atMostOnce)).extracting(JobRow::id).containsExactly(now);
+            assertThat(claimAt(queue, 10, T0.plusSeconds(29), atMostOnce)).isEmpty();
+            JobRow waiting = driver.jobGet(later).orElseThrow();
+            assertThat(waiting.state()).isEqualTo(JobState.AVAILABLE);
+            assertThat(waiting.attempt()).isZero();
+            assertThat(waiting.attemptedAt()).isEmpty();
+            assertThat(waiting.attemptedBy()).isEmpty();
+            assertThat(claimAt(queue, 10, T0.plusSeconds(30), atMostOnce)).extracting(JobRow::id).containsExactly(later);
+        }
+    }
+
+    @Test
+    void aJobIsDueAtItsScheduledTimeToTheMicrosecond() {
+        Instant due = T0.plusNanos(123_456_000);
+        for (boolean atMostOnce : new boolean[] {false, true}) {
+            String queue = atMostOnce ? "once" : "default";
+            long id = insertAvailable(queue, due);
+            // Stored cut to the microsecond, not rounded up: due at the same time as the first.
+            long cut = insertAvailable(queue, due.plusNanos(999));
+            assertThat(claimAt(queue, 10, due.minusNanos(1_000), atMostOnce)).as("1 µs early").isEmpty();
+            // The claim's time is cut to its microsecond too, which is still 1 µs early.
+            assertThat(claimAt(queue, 10, due.minusNanos(1), atMostOnce)).as("1 ns early").isEmpty();
+            assertThat(claimAt(queue, 10, due, atMostOnce)).extracting(JobRow::id).containsExactly(id, cut);
+        }
+    }
+
+    @Test
+    void atMostOnceClaimTakesAtMostTheBatchInOrderAndLeavesFutureJobsAlone() {
+        Runnel runnel = inserter();
+        long[] due = new long[5];
+        for (int i = 0; i < due.length; i++) {
+            due[i] = insert(runnel, "d" + i, InsertOptions.builder().scheduledAt(T0.minusSeconds(10 - i)).build());
+        }
+        long future = insertAvailable("default", T0.plusNanos(1_000));
+        long scheduled = insert(runnel, "s", InsertOptions.builder().scheduledAt(T0.plusSeconds(5)).build());
+        assertThat(claimAt("default", 3, T0, true)).extracting(JobRow::id).containsExactly(due[0], due[1], due[2]);
+        assertThat(runnel.jobList(JobQuery.all())).extracting(JobRow::id)
+                .containsExactly(due[3], due[4], future, scheduled);
+        assertThat(claimAt("default", 3, T0, true)).extracting(JobRow::id).containsExactly(due[3], due[4]);
+        assertThat(claimAt("default", 3, T0, true)).isEmpty();
+        assertThat(runnel.jobGet(future).orElseThrow().state()).isEqualTo(JobState.AVAILABLE);
+        assertThat(runnel.jobGet(scheduled).orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(claimAt("default", 3, T0.plusNanos(1_000), true)).extracting(JobRow::id).containsExactly(future);
+    }
+
+    // ---- outcome writes touch running jobs only ----
+
+    @Test
+    void outcomeWritesLeaveJobsThatAreNotRunningAlone() {
+        JobMaker make = new JobMaker(driver);
+        // Each job's attempt is the one the write names, in number, start and client: only its state
+        // is no longer running, so only the state can keep the write out.
+        List<JobRow> attempts = new ArrayList<>();
+        for (JobState state : JobState.values()) {
+            if (state != JobState.RUNNING) {
+                attempts.add(make.attemptThen(state, T0));
+            }
+        }
+        // And jobs never claimed at all.
+        attempts.add(JobMaker.neverClaimed(make.make(JobState.AVAILABLE, T0, T0).id(), T0));
+        attempts.add(JobMaker.neverClaimed(make.make(JobState.SCHEDULED, T0.plusSeconds(60), T0).id(), T0));
+        JobRow running = make.attemptThen(JobState.RUNNING, T0);
+        JobRow runningToo = make.attemptThen(JobState.RUNNING, T0);
+        Map<Long, JobRow> before = new HashMap<>();
+        for (JobRow attempt : attempts) {
+            before.put(attempt.id(), make.stored(attempt.id()));
+        }
+
+        List<JobRow> completions = new ArrayList<>(attempts);
+        completions.add(2, running);
+        assertThat(driver.jobCompleteMany(JobCompleteManyParams.of(completions, T0.plusSeconds(1))))
+                .containsExactly(running.id());
+        for (JobState state : JobState.values()) {
+            if (state == JobState.RUNNING) {
+                continue;
+            }
+            List<JobSetStateParams> updates = new ArrayList<>();
+            for (JobRow attempt : attempts) {
+                updates.add(JobSetStateParams.of(attempt, state, state.isFinal() ? null : T0.plusSeconds(5),
+                        state.isFinal() ? T0.plusSeconds(1) : null, JobJson.encodeError(new JobError(1, T0, "late", "")),
+                        state == JobState.SCHEDULED ? -1 : 0));
+            }
+            assertThat(driver.jobSetStateMany(updates)).as("setting %s", state).isEmpty();
+        }
+        assertThat(driver.jobSetStateMany(List.of(JobSetStateParams.of(attempts.getFirst(), JobState.CANCELLED, null,
+                T0, null, 0), JobSetStateParams.of(runningToo, JobState.CANCELLED, null, T0, null, 0))))
+                .containsExactly(runningToo.id());
+        for (JobRow attempt : attempts) {
+            assertThat(make.stored(attempt.id())).as("job %d", attempt.id()).isEqualTo(before.get(attempt.id()));
+        }
+        assertThat(make.stored(running.id()).state()).isEqualTo(JobState.COMPLETED);
+        assertThat(make.stored(runningToo.id()).state()).isEqualTo(JobState.CANCELLED);
+    }
+
+    @Test
+    void outcomeWritesIgnoreUnknownIdsAndWriteTheRestOfTheBatch() {
+        Runnel runnel = inserter();
+        for (int i = 0; i < 4; i++) {
+            insert(runnel, "j" + i, InsertOptions.NONE);
+        }
+        long gone = insert(runnel, "gone", InsertOptions.builder().queue("once").build());
+        List<JobRow> claimed = claim("default", 10);
+        JobRow removed = driver.jobClaim(new JobClaimParams("once", 10, T0, "client-a", true)).getFirst();
+        assertThat(removed.id()).isEqualTo(gone);
+        JobRow a = claimed.get(0);
+        JobRow b = claimed.get(1);
+        JobRow c = claimed.get(2);
+        JobRow d = claimed.get(3);
+        long unknown = d.id() + 1_000;
+
+        assertThat(driver.jobCompleteMany(JobCompleteManyParams.of(List.of(JobMaker.withId(a, unknown), a,
+                removed, b, JobMaker.withId(b, -1)), T0.plusSeconds(1)))).containsExactlyInAnyOrder(a.id(), b.id());
+        assertThat(driver.jobSetStateMany(List.of(
+                JobSetStateParams.of(JobMaker.withId(c, unknown), JobState.RETRYABLE, T0.plusSeconds(5), null, null, 0),
+                JobSetStateParams.of(c, JobState.RETRYABLE, T0.plusSeconds(5), null, null, 0),
+                JobSetStateParams.of(removed, JobState.DISCARDED, null, T0, null, 0),
+                JobSetStateParams.of(d, JobState.DISCARDED, null, T0.plusSeconds(1), null, 0),
+                JobSetStateParams.of(JobMaker.withId(d, unknown + 1), JobState.DISCARDED, null, T0, null, 0))))
+                .containsExactlyInAnyOrder(c.id(), d.id());
+        assertThat(runnel.jobGet(a.id()).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+        assertThat(runnel.jobGet(b.id()).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+        assertThat(runnel.jobGet(c.id()).orElseThrow().state()).isEqualTo(JobState.RETRYABLE);
+        assertThat(runnel.jobGet(d.id()).orElseThrow().state()).isEqualTo(JobState.DISCARDED);
+        assertThat(runnel.jobGet(gone)).isEmpty();
+        assertThat(runnel.jobGet(unknown)).isEmpty();
+        assertThat(runnel.jobList(JobQuery.all())).hasSize(4);
+        // Empty batches write nothing and do not fail.
+        assertThat(driver.jobCompleteMany(JobCompleteManyParams.of(List.of(), T0))).isEmpty();
+        assertThat(driver.jobSetStateMany(List.of())).isEmpty();
+    }
+
+    // ---- finalized_at ----
+
+    @Test
+    void finalizedAtIsSetExactlyWhenTheStateIsFinal() throws Exception {
+        JobMaker make = new JobMaker(driver);
+        Instant claimedAt = T0.plusNanos(1_000_001_999); // stored as T0 + 1.000001 s
+        Instant at = claimedAt.plusNanos(2_345_678); // stored as T0 + 1.002347 s
+        Map<Long, JobState> states = new HashMap<>();
+        Set<Long> attempted = new HashSet<>();
+        for (JobState state : JobState.values()) {
+            JobRow claimed = make.claim(make.newQueue(), T0, claimedAt);
+            attempted.add(claimed.id());
+            states.put(claimed.id(), state);
+            long[] written = switch (state) {
+                // The way back from a claim: a rescued attempt, a snooze.
+                case AVAILABLE, SCHEDULED -> driver.jobSetStateMany(List.of(JobSetStateParams.of(claimed, state,
+                        at.plusSeconds(5), null, null, -1)));
+                case RUNNING -> new long[] {claimed.id()};
+                case COMPLETED -> driver.jobCompleteMany(JobCompleteManyParams.of(List.of(claimed), at));
+                case RETRYABLE -> driver.jobSetStateMany(List.of(JobSetStateParams.of(claimed, state, at, null,
+                        JobJson.encodeError(new JobError(1, at, "retry", "")), 0)));
+                case CANCELLED, DISCARDED -> driver.jobSetStateMany(List.of(JobSetStateParams.of(claimed, state, null,
+                        at, null, 0)));
+            };
+            assertThat(written).containsExactly(claimed.id());
+        }
+        // And jobs inserted so, never claimed.
+        states.put(make.make(JobState.AVAILABLE, T0, T0).id(), JobState.AVAILABLE);
+        states.put(make.make(JobState.SCHEDULED, T0.plusSeconds(60), T0).id(), JobState.SCHEDULED);
+
+        Map<Long, Boolean> nullFinalizedAt = new HashMap<>();
+        try (Connection c = newConnection(dir); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT id, finalized_at IS NULL FROM runnel_job")) {
+            while (rs.next()) {
+                nullFinalizedAt.put(rs.getLong(1), rs.getBoolean(2));
+            }
+        }
+        assertThat(nullFinalizedAt.keySet()).containsExactlyInAnyOrderElementsOf(states.keySet());
+        Instant stored = T0.plusNanos(1_002_347_000);
+        states.forEach((id, state) -> {
+            JobRow row = make.stored(id);
+            assertThat(row.state()).isEqualTo(state);
+            assertThat(nullFinalizedAt.get(id)).as("finalized_at IS NULL in state %s", state).isEqualTo(!state.isFinal());
+            assertThat(row.finalizedAt()).as("finalized_at in state %s", state)
+                    .isEqualTo(state.isFinal() ? Optional.of(stored) : Optional.empty());
+            assertThat(row.attemptedAt()).as("attempted_at in state %s", state)
+                    .isEqualTo(attempted.contains(id) ? Optional.of(T0.plusNanos(1_000_001_000)) : Optional.empty());
+        });
+    }
+
+    @Test
+    void aWriteThatWouldBreakTheFinalizedAtRuleIsRefusedWhole() {
+        Runnel runnel = inserter();
+        insert(runnel, "a", InsertOptions.NONE);
+        insert(runnel, "b", InsertOptions.NONE);
+        List<JobRow> claimed = claim("default", 10);
+        JobRow a = claimed.get(0);
+        JobRow b = claimed.get(1);
+        assertThatThrownBy(() -> driver.jobSetStateMany(List.of(
+                JobSetStateParams.of(a, JobState.RETRYABLE, T0.plusSeconds(1), null, null, 0),
+                JobSetStateParams.of(b, JobState.DISCARDED, null, null, null, 0))))
+                .isInstanceOf(DataRejectedException.class);
+        assertThatThrownBy(() -> driver.jobSetStateMany(List.of(
+                JobSetStateParams.of(a, JobState.RETRYABLE, T0.plusSeconds(1), T0, null, 0))))
+                .isInstanceOf(DataRejectedException.class);
+        assertThat(runnel.jobGet(a.id()).orElseThrow()).isEqualTo(a);
+        assertThat(runnel.jobGet(b.id()).orElseThrow()).isEqualTo(b);
+    }
+
+    // ---- every kind of setState write ----
+
+    @Test
+    void setStateWritesABatchOfDifferentOutcomesEachToItsOwnJob() {
+        Runnel runnel = inserter();
+        InsertOptions options = InsertOptions.builder().queue("mixed").priority(2).maxAttempts(9).tags("t1")
+                .metadata(Map.of("k", "v")).scheduledAt(T0.minusSeconds(30)).build();
+        // One job on its second attempt, so that the attempt counter's arithmetic shows.
+        insert(runnel, "m0", options);
+        JobRow first = driver.jobClaim(new JobClaimParams("mixed", 10, T0, "client-a")).getFirst();
+        driver.jobSetStateMany(List.of(JobSetStateParams.of(first, JobState.AVAILABLE, null, null, null, 0)));
+        for (int i = 1; i < 8; i++) {
+            insert(runnel, "m" + i, options);
+        }
+        List<JobRow> claimed = driver.jobClaim(new JobClaimParams("mixed", 7, T0.plusNanos(1_000), "client-b"));
+        assertThat(claimed).hasSize(7);
+        JobRow twice = claimed.getFirst();
+        assertThat(twice.id()).isEqualTo(first.id());
+        assertThat(twice.attempt()).isEqualTo(2);
+        JobRow bystander = runnel.jobList(JobQuery.inStates(JobState.AVAILABLE).queue("mixed")).getFirst();
+
+        Instant at = T0.plusNanos(5_000_123_456L);
+        Instant cut = T0.plusNanos(5_000_123_000L);
+        JobError error = new JobError(1, at, "boom", "at Worker.work");
+        record Expect(JobRow claimed, JobState state, Instant scheduledAt, Instant finalizedAt, int attempt,
+                List<JobError> errors) {}
+        List<Expect> expected = List.of(
+                // Failed: retried later, with its error.
+                new Expect(claimed.get(1), JobState.RETRYABLE, at.plusSeconds(16), null, 1, List.of(error)),
+                // Snoozed: a new time, the attempt given back.
+                new Expect(claimed.get(2), JobState.SCHEDULED, at.plusSeconds(60), null, 0, List.of()),
+                // Given back at once: no new time (kept), the attempt given back.
+                new Expect(claimed.get(3), JobState.AVAILABLE, null, null, 0, List.of()),
+                new Expect(claimed.get(4), JobState.CANCELLED, null, at, 1, List.of(error)),
+                new Expect(claimed.get(5), JobState.COMPLETED, null, at, 1, List.of()),
+                new Expect(claimed.get(6), JobState.DISCARDED, null, at, 1, List.of(error)),
+                // The second attempt interrupted by a stop: retryable, time kept, that attempt given back.
+                new Expect(twice, JobState.RETRYABLE, null, null, 1, List.of(error)));
+        List<JobSetStateParams> updates = new ArrayList<>();
+        for (Expect e : expected) {
+            updates.add(JobSetStateParams.of(e.claimed(), e.state(), e.scheduledAt(), e.finalizedAt(),
+                    e.errors().isEmpty() ? null : JobJson.encodeError(error), e.attempt() - e.claimed().attempt()));
+        }
+        assertThat(driver.jobSetStateMany(updates))
+                .containsExactlyInAnyOrder(expected.stream().mapToLong(e -> e.claimed().id()).toArray());
+        for (Expect e : expected) {
+            JobRow row = runnel.jobGet(e.claimed().id()).orElseThrow();
+            String job = e.state() + " job " + e.claimed().id();
+            assertThat(row.state()).as(job).isEqualTo(e.state());
+            assertThat(row.scheduledAt()).as("scheduled_at of %s", job)
+                    .isEqualTo(e.scheduledAt() == null ? T0.minusSeconds(30) : Times.truncate(e.scheduledAt()));
+            assertThat(row.finalizedAt()).as("finalized_at of %s", job)
+                    .isEqualTo(e.finalizedAt() == null ? Optional.empty() : Optional.of(cut));
+            assertThat(row.attempt()).as("attempt of %s", job).isEqualTo(e.attempt());
+            assertThat(row.errors()).as("errors of %s", job).isEqualTo(e.errors());
+            assertThat(row).as("the rest of %s", job).usingRecursiveComparison()
+                    .ignoringFields("state", "scheduledAt", "finalizedAt", "attempt", "errors").isEqualTo(e.claimed());
+        }
+        assertThat(runnel.jobGet(bystander.id()).orElseThrow()).isEqualTo(bystander);
+    }
+
+    @Test
+    void setStateStoresAnyErrorTextExactly() {
+        List<String> texts = List.of(
+                "double \"quotes\" and 'single' ones",
+                "back\\slash, two \\\\, a trailing one \\",
+                "{braces} [brackets] {\"looks\": [\"like\", \"json\"]}",
+                "unicode: é ß 日本語 Ωμέγα 😀 \u2028 \u00a0",
+                "control: new\nline, tab\t, return\r, bell \u0007, unit \u001f",
+                "escapes written out: \\n \\t \\u0041 \\u0000 \\\"",
+                "'); DROP TABLE runnel_job; --",
+                "NULL",
+                "",
+                "{",
+                "a,b,\"c,d\"");
+        Runnel runnel = inserter();
+        for (int i = 0; i < texts.size(); i++) {
+            insert(runnel, "e" + i, InsertOptions.NONE);
+        }
+        List<JobRow> claimed = claim("default", 100);
+        assertThat(claimed).hasSize(texts.size());
+        List<JobSetStateParams> updates = new ArrayList<>();
+        Map<Long, JobError> errors = new HashMap<>();
+        for (int i = 0; i < texts.size(); i++) {
+            JobRow job = claimed.get(i);
+            JobError error = new JobError(1, T0.plusNanos(i), texts.get(i), texts.get(texts.size() - 1 - i));
+            errors.put(job.id(), error);
+            JobState state = i % 3 == 0 ? JobState.RETRYABLE : i % 3 == 1 ? JobState.DISCARDED : JobState.CANCELLED;
+            updates.add(JobSetStateParams.of(job, state, state.isFinal() ? null : T0.plusSeconds(1),
+                    state.isFinal() ? T0 : null, JobJson.encodeError(error), 0));
+        }
+        assertThat(driver.jobSetStateMany(updates)).hasSize(texts.size());
+        errors.forEach((id, error) -> assertThat(runnel.jobGet(id).orElseThrow().errors())
+                .as("errors of job %d", id).containsExactly(error));
+
+        // A second error is appended after the first, both read back as written.
+        JobRow retried = claimed.getFirst();
+        clock.advance(Duration.ofSeconds(1));
+        driver.jobScheduleDue(new JobScheduleParams(clock.instant(), 100));
+        JobRow again = claim("default", 10).getFirst();
+        assertThat(again.id()).isEqualTo(retried.id());
+        assertThat(again.errors()).containsExactly(errors.get(retried.id()));
+        JobError second = new JobError(2, clock.instant(), texts.get(3) + texts.get(1), texts.get(0));
+        assertThat(driver.jobSetStateMany(List.of(JobSetStateParams.of(again, JobState.DISCARDED, null, clock.instant(),
+                JobJson.encodeError(second), 0)))).containsExactly(again.id());
+        assertThat(runnel.jobGet(retried.id()).orElseThrow().errors()).containsExactly(errors.get(retried.id()), second);
+    }
+
+    // ---- attempted_by ----
+
+    /** Claims the only job of {@code queue} {@code times} times, each by a client of its own, giving each attempt back. */
+    private List<String> claimOverAndOver(String queue, long id, int times) {
+        List<String> clients = new ArrayList<>();
+        for (int i = 0; i < times; i++) {
+            String client = queue + "-client-" + i;
+            clients.add(client);
+            List<String> expected = clients.subList(Math.max(0, clients.size() - JobClaimParams.MAX_ATTEMPTED_BY),
+                    clients.size());
+            clock.advance(Duration.ofNanos(1_000));
+            JobRow claimed = driver.jobClaim(new JobClaimParams(queue, 1, clock.instant(), client)).getFirst();
+            assertThat(claimed.id()).isEqualTo(id);
+            assertThat(claimed.attempt()).isEqualTo(1);
+            assertThat(claimed.attemptedBy()).as("claim %d", i + 1).containsExactlyElementsOf(expected);
+            assertThat(driver.jobGet(id).orElseThrow().attemptedBy()).as("stored after claim %d", i + 1)
+                    .containsExactlyElementsOf(expected);
+            // Given back without using the attempt, as a snooze does.
+            assertThat(driver.jobSetStateMany(List.of(JobSetStateParams.of(claimed, JobState.AVAILABLE, null, null,
+                    null, -1)))).containsExactly(id);
+        }
+        return clients;
+    }
+
+    @Test
+    void attemptedByKeepsTheLastHundredClientsNewestLast() {
+        Runnel runnel = inserter();
+        long id = insert(runnel, "popular", InsertOptions.NONE);
+        List<String> clients = claimOverAndOver("default", id, JobClaimParams.MAX_ATTEMPTED_BY + 5);
+        JobRow row = runnel.jobGet(id).orElseThrow();
+        assertThat(row.attemptedBy()).hasSize(JobClaimParams.MAX_ATTEMPTED_BY)
+                .containsExactlyElementsOf(clients.subList(5, clients.size()));
+        assertThat(row.attemptedBy().getLast()).isEqualTo("default-client-104");
+        assertThat(row.attempt()).isZero();
+        // The attempt holder is still the last entry, so its write is accepted.
+        JobRow claimed = claim("default", 1).getFirst();
+        assertThat(claimed.attemptedBy()).hasSize(JobClaimParams.MAX_ATTEMPTED_BY).last().isEqualTo("client-a");
+        assertThat(claimed.attemptedBy().getFirst()).isEqualTo("default-client-6");
+        assertThat(driver.jobCompleteMany(JobCompleteManyParams.of(List.of(claimed), T0.plusSeconds(1))))
+                .containsExactly(id);
+    }
+
+    @Test
+    void atMostOnceClaimKeepsTheLastHundredClientsToo() {
+        Runnel runnel = inserter();
+        long full = insert(runnel, "full", InsertOptions.builder().queue("full").build());
+        long almost = insert(runnel, "almost", InsertOptions.builder().queue("almost").build());
+        long over = insert(runnel, "over", InsertOptions.builder().queue("over").build());
+        List<String> fullClients = claimOverAndOver("full", full, JobClaimParams.MAX_ATTEMPTED_BY);
+        List<String> almostClients = claimOverAndOver("almost", almost, JobClaimParams.MAX_ATTEMPTED_BY - 1);
+        List<String> overClients = claimOverAndOver("over", over, JobClaimParams.MAX_ATTEMPTED_BY + 3);
+        Map<String, List<String>> expected = Map.of(
+                "full", concat(fullClients.subList(1, fullClients.size()), "once"),
+                "almost", concat(almostClients, "once"),
+                "over", concat(overClients.subList(4, overClients.size()), "once"));
+        for (String queue : List.of("full", "almost", "over")) {
+            clock.advance(Duration.ofSeconds(1));
+            JobRow claimed = driver.jobClaim(new JobClaimParams(queue, 1, clock.instant(), "once", true)).getFirst();
+            assertThat(claimed.attemptedBy()).as(queue).hasSize(JobClaimParams.MAX_ATTEMPTED_BY)
+                    .containsExactlyElementsOf(expected.get(queue));
+            // Written back as it was claimed.
+            driver.jobReinsertMany(List.of(new JobReinsertParams(claimed, JobState.DISCARDED, clock.instant(), null)));
+            assertThat(runnel.jobGet(claimed.id()).orElseThrow().attemptedBy()).as(queue)
+                    .containsExactlyElementsOf(expected.get(queue));
+        }
+    }
+
+    private static List<String> concat(List<String> first, String last) {
+        List<String> all = new ArrayList<>(first);
+        all.add(last);
+        return all;
     }
 }

@@ -145,6 +145,73 @@ public abstract class LifecycleConformance extends DriverConformance {
     }
 
     @Test
+    void snoozeOfZeroMakesTheJobAvailableAtOnceWithoutUsingAnAttempt() {
+        AtomicInteger runs = new AtomicInteger();
+        // No scheduler tick after the first: only a job made available, not scheduled, runs again.
+        Runnel runnel = started(client().queue("default", 10).schedulerInterval(Duration.ofHours(1)).listener(events)
+                .worker(TestArgs.class, job -> {
+                    if (runs.incrementAndGet() == 1) {
+                        throw new JobSnooze(Duration.ZERO);
+                    }
+                }));
+        long id = runnel.insert(new TestArgs("again", 1));
+        JobEvent snoozed = events.await(id);
+        assertThat(snoozed.type()).isEqualTo(JobEvent.Type.SNOOZED);
+        assertThat(snoozed.newState()).isEqualTo(JobState.AVAILABLE);
+        // The clock stands still: the job runs again with no time passing.
+        JobEvent completed = events.await(id, 2);
+        assertThat(completed.type()).isEqualTo(JobEvent.Type.COMPLETED);
+        assertThat(completed.job().attempt()).isEqualTo(1);
+        assertThat(runs).hasValue(2);
+        JobRow row = job(runnel, id);
+        assertThat(row.state()).isEqualTo(JobState.COMPLETED);
+        assertThat(row.attempt()).isEqualTo(1);
+        assertThat(row.scheduledAt()).isEqualTo(T0);
+        assertThat(row.errors()).isEmpty();
+        assertThat(row.attemptedBy()).containsExactly(runnel.id(), runnel.id());
+    }
+
+    @Test
+    void snoozeAfterARetryKeepsTheAttemptCountAndTheErrors() {
+        AtomicInteger runs = new AtomicInteger();
+        Runnel runnel = run(job -> {
+            switch (runs.incrementAndGet()) {
+                case 1 -> throw new IllegalStateException("first try fails");
+                case 2 -> throw new JobSnooze(Duration.ofMinutes(5));
+                default -> { }
+            }
+        });
+        long id = runnel.insert(new TestArgs("s", 1));
+        assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.FAILED);
+        JobRow failed = job(runnel, id);
+        assertThat(failed.state()).isEqualTo(JobState.RETRYABLE);
+        assertThat(failed.attempt()).isEqualTo(1);
+        assertThat(failed.errors()).singleElement().satisfies(e -> assertThat(e.message()).contains("first try fails"));
+
+        clock.set(failed.scheduledAt());
+        JobEvent snoozedEvent = events.await(id, 2);
+        assertThat(snoozedEvent.type()).isEqualTo(JobEvent.Type.SNOOZED);
+        assertThat(snoozedEvent.job().attempt()).isEqualTo(2);
+        JobRow snoozed = job(runnel, id);
+        assertThat(snoozed.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(snoozed.attempt()).as("the snoozed second attempt does not count").isEqualTo(1);
+        assertThat(snoozed.scheduledAt()).isEqualTo(clock.instant().plus(Duration.ofMinutes(5)));
+        assertThat(snoozed.errors()).isEqualTo(failed.errors());
+        assertThat(snoozed.finalizedAt()).isEmpty();
+
+        clock.advance(Duration.ofMinutes(5));
+        JobEvent completed = events.await(id, 3);
+        assertThat(completed.type()).isEqualTo(JobEvent.Type.COMPLETED);
+        assertThat(completed.job().attempt()).isEqualTo(2);
+        JobRow row = job(runnel, id);
+        assertThat(row.state()).isEqualTo(JobState.COMPLETED);
+        assertThat(row.attempt()).isEqualTo(2);
+        assertThat(row.errors()).isEqualTo(failed.errors());
+        assertThat(row.attemptedBy()).containsExactly(runnel.id(), runnel.id(), runnel.id());
+        assertThat(runs).hasValue(3);
+    }
+
+    @Test
     void cancelIsFinalWithReason() {
         Runnel runnel = run(job -> {
             throw new JobCancel("order was refunded");

@@ -3,15 +3,64 @@ package dev.runnel.testkit.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.runnel.JobEvent;
+import dev.runnel.JobState;
 import dev.runnel.Migrator;
 import dev.runnel.Runnel;
 import dev.runnel.RunnelException;
+import dev.runnel.testkit.EventRecorder;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Applying, listing and reverting migrations, and refusing a schema from the future. */
 public abstract class MigrationConformance extends DriverConformance {
+
+    /**
+     * Every object in this test's database (or schema) that a migration could have made, as
+     * {@code "kind name"}: {@code "table runnel_job"}, {@code "index runnel_job_fetch"}, and so on
+     * for sequences, types, views, functions and triggers. Leave out the database's own internals
+     * and what exists only as part of another object (a table's row type, an array type).
+     */
+    protected abstract Set<String> databaseObjects() throws SQLException;
+
+    @Test
+    void aFullDownLeavesNothingBehind() throws SQLException {
+        Set<String> migrated = databaseObjects();
+        assertThat(migrated).contains("table runnel_job", "index runnel_job_fetch", "index runnel_job_due",
+                "index runnel_job_unique", "table runnel_migration");
+        inserter().insert(new TestArgs("to be dropped", 1));
+        Migrator migrator = new Migrator(driver);
+        assertThat(migrator.down(migrator.latestVersion())).hasSize(migrator.latestVersion());
+        assertThat(databaseObjects()).isEmpty();
+        assertThat(driver.migrationApplied()).isEmpty();
+        assertThat(migrator.currentVersion()).isZero();
+        // Up again makes exactly what there was, and nothing of before is left in it.
+        migrator.up();
+        assertThat(databaseObjects()).isEqualTo(migrated);
+        assertThat(driver.jobCountByState()).isEmpty();
+    }
+
+    @Test
+    void aSecondUpDownUpCycleWorksAndClientsWorkAfterIt() {
+        Migrator migrator = new Migrator(driver);
+        int latest = migrator.latestVersion();
+        for (int cycle = 1; cycle <= 2; cycle++) {
+            inserter().insert(new TestArgs("cycle " + cycle, cycle));
+            assertThat(migrator.down(latest)).as("down, cycle %d", cycle).hasSize(latest);
+            assertThat(migrator.currentVersion()).isZero();
+            assertThat(migrator.up()).as("up, cycle %d", cycle).hasSize(latest);
+            assertThat(migrator.currentVersion()).isEqualTo(latest);
+            assertThat(driver.jobCountByState()).isEmpty();
+        }
+        EventRecorder events = new EventRecorder();
+        Runnel runnel = started(client().queue("default", 5).listener(events).worker(TestArgs.class, job -> {}));
+        long id = runnel.insert(new TestArgs("after two cycles", 3));
+        assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.COMPLETED);
+        assertThat(runnel.jobGet(id).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+    }
 
     @Test
     void upListDownRoundTrip() {
