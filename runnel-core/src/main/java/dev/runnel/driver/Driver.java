@@ -72,6 +72,14 @@ public interface Driver extends AutoCloseable {
     List<JobRow> jobClaim(JobClaimParams params);
 
     /**
+     * The jobs an earlier at-least-once claim with these params (same queue, time and client) made
+     * and that are still running: after a claim failed with its outcome unclear (the connection
+     * broke once the statement was sent), the claimed jobs would otherwise run under a live client
+     * that does not know it holds them, and nothing would ever rescue them. Rare, so it may scan.
+     */
+    List<JobRow> jobClaimRecover(JobClaimParams params);
+
+    /**
      * Marks running jobs completed: the happy path, one statement. Returns the ids written, in any
      * order: a job no longer running in the attempt the params name is left alone and not returned.
      */

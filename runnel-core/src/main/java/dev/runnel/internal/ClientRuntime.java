@@ -77,6 +77,7 @@ public final class ClientRuntime {
     public void stop(Duration timeout) {
         closeQuietly(insertSubscription);
         producers.values().forEach(Producer::stop);
+        maintenance.forEach(Service::stop);
         try {
             if (!awaitIdle(System.nanoTime() + timeout.toNanos())) {
                 producers.values().forEach(p -> p.cancelRunning("client stopping"));
@@ -89,7 +90,6 @@ public final class ClientRuntime {
         }
         deadlines.stop();
         completer.stop();
-        maintenance.forEach(Service::stop);
         elector.stop();
         heartbeat.stop();
     }

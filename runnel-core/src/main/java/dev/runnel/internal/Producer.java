@@ -1,6 +1,8 @@
 package dev.runnel.internal;
 
 import dev.runnel.JobRow;
+import dev.runnel.RunnelConnectException;
+import dev.runnel.driver.DataRejectedException;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobClaimParams;
 import java.time.Clock;
@@ -51,6 +53,8 @@ public final class Producer implements Service {
     private volatile int wakeAtFree = Integer.MAX_VALUE;
     private volatile boolean stopping;
     private boolean insertSignal; // guarded by lock
+    /** A claim whose reply was lost, whose jobs are to be found before anything else; only the loop touches it. */
+    private JobClaimParams lostClaim;
     private Thread loop;
 
     public Producer(Config config, Driver driver, JobRunner runner, Completer completer, Clock clock,
@@ -162,24 +166,50 @@ public final class Producer implements Service {
             long now = System.nanoTime();
             lastFetch = now;
             nextPoll = now + jittered(config.pollInterval());
+            JobClaimParams claim = lostClaim != null ? lostClaim
+                    : new JobClaimParams(config.queue(), free, claimClock.next(), config.clientId(), config.atMostOnce());
             List<JobRow> jobs;
             try {
-                jobs = driver.jobClaim(new JobClaimParams(config.queue(), free, claimClock.next(), config.clientId(),
-                        config.atMostOnce()));
+                jobs = lostClaim != null ? driver.jobClaimRecover(claim) : driver.jobClaim(claim);
                 errors = 0;
             } catch (RuntimeException e) {
                 errors++;
                 long delay = Math.min(MAX_ERROR_DELAY.toMillis(), 100L << Math.min(errors, 6));
-                LOG.warn("fetching jobs for queue {} failed, retrying in {} ms: {}", config.queue(), delay, e.toString());
+                if (lostClaim == null && unclear(e)) {
+                    // The claim may have committed with its reply lost: its jobs would be running
+                    // under this live client, which would never know nor be rescued. Find them first.
+                    lostClaim = claim;
+                }
+                LOG.warn("{} for queue {} failed, retrying in {} ms: {}", lostClaim != null
+                        ? "finding the jobs of a claim whose reply was lost" : "fetching jobs", config.queue(), delay,
+                        e.toString());
                 lastFull = false;
                 nextPoll = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay);
                 continue;
             }
-            lastFull = jobs.size() == free;
+            if (lostClaim != null) {
+                if (!jobs.isEmpty()) {
+                    LOG.warn("found {} jobs of queue {} claimed by a claim whose reply was lost; working them now",
+                            jobs.size(), config.queue());
+                }
+                lostClaim = null;
+                lastFull = false;
+            } else {
+                lastFull = jobs.size() == free;
+            }
             for (JobRow row : jobs) {
                 launch(row);
             }
         }
+    }
+
+    /**
+     * Whether a failed claim may have been applied: not when the database could not be reached or
+     * refused the statement, which then did nothing; an at-most-once claim's lost jobs are gone by
+     * that mode's contract, so it has nothing to find either.
+     */
+    private boolean unclear(RuntimeException e) {
+        return !config.atMostOnce() && !(e instanceof RunnelConnectException) && !(e instanceof DataRejectedException);
     }
 
     /**

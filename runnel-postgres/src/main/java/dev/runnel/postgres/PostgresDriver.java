@@ -219,6 +219,11 @@ public final class PostgresDriver implements Driver {
     }
 
     @Override
+    public List<JobRow> jobClaimRecover(JobClaimParams params) {
+        return jobs.claimRecover(params);
+    }
+
+    @Override
     public long[] jobCompleteMany(JobCompleteManyParams params) {
         return jobs.completeMany(params);
     }

@@ -36,7 +36,7 @@ import java.util.Set;
  * travel as arrays (primitive ones where the values cannot be null) expanded by {@code unnest}.
  */
 final class PostgresJobs {
-    private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobClaim", "JobClaimAtMostOnce",
+    private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobClaim", "JobClaimAtMostOnce", "JobClaimRecover",
             "JobCompleteMany", "JobSetStateMany", "JobReinsertMany", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobGet", "JobGetMany", "JobList", "JobCountByState");
 
     private final PostgresSchema schema;
@@ -125,36 +125,48 @@ final class PostgresJobs {
         if (params.max() <= 0) {
             return List.of();
         }
-        ClaimCursor.Position from = cursor.from(params.queue(), params.now());
-        List<JobRow> jobs = claimFrom(params, from, params.max());
-        if (from != ClaimCursor.START && jobs.size() < params.max()) {
-            // Nothing more past the position: look behind it too before the queue counts as drained.
-            jobs.addAll(claimFrom(params, ClaimCursor.START, params.max() - jobs.size()));
-            jobs.sort(ClaimOrder.COMPARATOR);
-            cursor.drop(params.queue());
-        } else {
-            cursor.claimed(params.queue(), from, jobs, params.max(), params.now());
-        }
+        ClaimCursor.Position from = cursor.from(params.queue());
+        OffsetDateTime now = timestamp(params.now());
+        OffsetDateTime fromTime = timestamp(from.scheduledAt());
+        List<JobRow> jobs = claimed(params, "claiming jobs", params.atMostOnce() ? "JobClaimAtMostOnce" : "JobClaim", ps -> {
+            for (int branch = 0; branch < 2; branch++) {
+                int base = branch * 6;
+                ps.setString(base + 1, params.queue());
+                ps.setObject(base + 2, now);
+                ps.setInt(base + 3, from.priority());
+                ps.setObject(base + 4, fromTime);
+                ps.setLong(base + 5, from.id());
+                ps.setInt(base + 6, params.max());
+            }
+            ps.setInt(13, params.max());
+            if (!params.atMostOnce()) {
+                ps.setObject(14, now);
+                ps.setString(15, params.clientId());
+            }
+        });
+        cursor.claimed(params.queue(), from, jobs, params.max());
         return jobs;
     }
 
-    /** One claim statement, scanning the queue from {@code from}; the jobs in claim order. */
-    private List<JobRow> claimFrom(JobClaimParams params, ClaimCursor.Position from, int max) {
-        OffsetDateTime now = timestamp(params.now());
-        List<JobRow> jobs = connections.run("claiming jobs", c -> {
-            String statement = params.atMostOnce() ? "JobClaimAtMostOnce" : "JobClaim";
+    List<JobRow> claimRecover(JobClaimParams params) {
+        return claimed(params, "recovering the jobs of a claim whose reply was lost", "JobClaimRecover", ps -> {
+            ps.setString(1, params.queue());
+            ps.setObject(2, timestamp(params.now()));
+            ps.setString(3, params.clientId());
+        });
+    }
+
+    @FunctionalInterface
+    private interface Binder {
+        void bind(PreparedStatement ps) throws SQLException;
+    }
+
+    /** Runs a statement that returns claimed rows; the rows in claim order. */
+    private List<JobRow> claimed(JobClaimParams params, String operation, String statement, Binder binder) {
+        List<JobRow> jobs = connections.run(operation, c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.get(statement))) {
-                ps.setString(1, params.queue());
-                ps.setObject(2, now);
-                ps.setInt(3, from.priority());
-                ps.setObject(4, timestamp(from.scheduledAt()));
-                ps.setLong(5, from.id());
-                ps.setInt(6, max);
-                if (!params.atMostOnce()) {
-                    ps.setObject(7, now);
-                    ps.setString(8, params.clientId());
-                }
-                List<JobRow> rows = new ArrayList<>(Math.min(max, 1_000));
+                binder.bind(ps);
+                List<JobRow> rows = new ArrayList<>(Math.min(params.max(), 1_000));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         rows.add(PostgresRows.decodeClaimed(rs, params));

@@ -40,20 +40,36 @@ ORDER BY ord;
 -- The locked ids come back as one array, evaluated once, so the update is always a primary-key
 -- lookup whatever the table's size: joined as a table (FROM locked), a batch of 1,000 on a
 -- 50,000-row table was planned as a hash join over a sequential scan, 13.4 ms instead of 4.8 ms.
--- The state stays a literal so that prepared plans match the partial fetch index. The scan starts
--- after a position (priority, scheduled_at, id) from ClaimCursor, which skips the entries of jobs
--- claimed since the last vacuum; (0, epoch, 0) is the start. RETURNING gives no order: the driver
--- sorts.
--- ?1 queue, ?2 now, ?3-?5 the position, ?6 batch size, ?7 now, ?8 client id. It returns
+-- The state stays a literal so that prepared plans match the partial fetch index.
+-- The scan starts after a position (priority, scheduled_at, id) from ClaimCursor, which skips the
+-- entries of jobs claimed since the last vacuum; (0, epoch, 0) is the start. Only when the jobs
+-- ahead of the position do not fill the batch does the second branch run (Append pulls it only
+-- then; the plan shows it "never executed" otherwise) and take jobs behind the position: one
+-- statement, so a claim can never commit one part and lose the other. Each branch locks in its
+-- own subquery, as FOR UPDATE cannot apply to a UNION. RETURNING gives no order: the driver sorts.
+-- ?1 queue, ?2 now, ?3-?5 the position, ?6 batch size; ?7-?12 the same again for the branch
+-- behind the position; ?13 batch size, ?14 now, ?15 client id. It returns
 -- PostgresRows.decodeClaimed's columns: the queue, state, attempted_at and finalized_at are this
 -- statement's own, so not read back.
 WITH locked AS MATERIALIZED (
-    SELECT id FROM {schema}.runnel_job
-    WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
-      AND (priority, scheduled_at, id) > (?, ?, ?)
-    ORDER BY priority, scheduled_at, id
+    SELECT id FROM (
+        SELECT id FROM (
+            SELECT id FROM {schema}.runnel_job
+            WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
+              AND (priority, scheduled_at, id) > (?, ?, ?)
+            ORDER BY priority, scheduled_at, id
+            LIMIT ?
+            FOR UPDATE SKIP LOCKED) AS ahead
+        UNION ALL
+        SELECT id FROM (
+            SELECT id FROM {schema}.runnel_job
+            WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
+              AND (priority, scheduled_at, id) <= (?, ?, ?)
+            ORDER BY priority, scheduled_at, id
+            LIMIT ?
+            FOR UPDATE SKIP LOCKED) AS behind
+    ) AS both_sides
     LIMIT ?
-    FOR UPDATE SKIP LOCKED
 )
 UPDATE {schema}.runnel_job j
 SET state = 'running',
@@ -70,20 +86,43 @@ RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempt
 -- The at-most-once claim: the same selection, but the jobs are deleted, so that no completion
 -- write follows and a success leaves no row. A delete writes no new row version and no index
 -- entry: per row it costs about half the claim's update. The attempt returned is the one being
--- made; the caller adds itself to attempted_by. ?1 queue, ?2 now, ?3-?5 the position, ?6 batch
--- size.
+-- made; the caller adds itself to attempted_by. ?1-?13 as JobClaim's.
 WITH locked AS MATERIALIZED (
-    SELECT id FROM {schema}.runnel_job
-    WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
-      AND (priority, scheduled_at, id) > (?, ?, ?)
-    ORDER BY priority, scheduled_at, id
+    SELECT id FROM (
+        SELECT id FROM (
+            SELECT id FROM {schema}.runnel_job
+            WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
+              AND (priority, scheduled_at, id) > (?, ?, ?)
+            ORDER BY priority, scheduled_at, id
+            LIMIT ?
+            FOR UPDATE SKIP LOCKED) AS ahead
+        UNION ALL
+        SELECT id FROM (
+            SELECT id FROM {schema}.runnel_job
+            WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
+              AND (priority, scheduled_at, id) <= (?, ?, ?)
+            ORDER BY priority, scheduled_at, id
+            LIMIT ?
+            FOR UPDATE SKIP LOCKED) AS behind
+    ) AS both_sides
     LIMIT ?
-    FOR UPDATE SKIP LOCKED
 )
 DELETE FROM {schema}.runnel_job j
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
 RETURNING j.id, j.kind, j.args, j.priority, j.attempt + 1, j.max_attempts, j.attempted_by, j.created_at,
           j.scheduled_at, j.errors::text[], j.metadata, j.tags;
+
+-- name: JobClaimRecover
+-- The jobs of one earlier at-least-once claim of this client whose reply was lost (the connection
+-- broke after the statement may have committed): still running, in the queue, started at that
+-- claim's time, which is unique per client (ClaimClock), by this client. In JobClaim's columns.
+-- It scans the table, having no index on running jobs: it runs only after a claim failed that way.
+-- ?1 queue, ?2 the claim's time, ?3 client id.
+SELECT j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
+       j.scheduled_at, j.errors::text[], j.metadata, j.tags
+FROM {schema}.runnel_job j
+WHERE j.state = 'running' AND j.queue = ? AND j.attempted_at = ?
+  AND j.attempted_by[cardinality(j.attempted_by)] = ?;
 
 -- name: JobCompleteMany
 -- The happy path: jobs that completed with nothing else to record, one statement per batch. Only

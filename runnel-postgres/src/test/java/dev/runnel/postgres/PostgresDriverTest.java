@@ -22,12 +22,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -185,7 +186,7 @@ class PostgresDriverTest {
     }
 
     @Test
-    void inABacklogClaimsGoOnFromTheLastFullClaimForASecond() {
+    void inABacklogClaimsGoOnFromTheLastFullClaimWhateverTheClientsClockSays() {
         try (PostgresDriver d = db.newDriver()) {
             new Migrator(d).up();
             JobInsertParams low = new JobInsertParams("k", "{}", "q", 2, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}");
@@ -194,17 +195,45 @@ class PostgresDriverTest {
                     .containsExactly(backlog[0], backlog[1]);
             long urgent = d.jobInsertMany(List.of(new JobInsertParams("k", "{}", "q", 1, JobState.AVAILABLE, T0, T0, 25,
                     List.of(), "{}")))[0];
-            // The backlog goes on from where the last full claim ended, so the urgent job waits...
-            assertThat(d.jobClaim(new JobClaimParams("q", 2, T0.plusMillis(999), "c"))).extracting(JobRow::id)
+            // The backlog goes on from where the last full claim ended, so the urgent job waits; the
+            // position's second is real time, so the client's clock jumping a day changes nothing...
+            assertThat(d.jobClaim(new JobClaimParams("q", 2, T0.plus(Duration.ofDays(1)), "c"))).extracting(JobRow::id)
                     .containsExactly(backlog[2], backlog[3]);
-            // ...for at most a second from the first claim of the run: then claims start from the top.
-            assertThat(d.jobClaim(new JobClaimParams("q", 2, T0.plusSeconds(1), "c"))).extracting(JobRow::id)
-                    .containsExactly(urgent, backlog[4]);
-            // A short claim from a position also looks behind it.
-            d.jobInsertMany(List.of(new JobInsertParams("k", "{}", "q", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}")));
-            assertThat(d.jobClaim(new JobClaimParams("q", 2, T0.plusSeconds(1), "c"))).hasSize(2);
-            assertThat(d.jobClaim(new JobClaimParams("q", 2, T0.plusSeconds(1), "c"))).isEmpty();
+            // ...nor going back.
+            assertThat(d.jobClaim(new JobClaimParams("q", 1, T0.plusMillis(1), "c"))).extracting(JobRow::id)
+                    .containsExactly(backlog[4]);
+            // A claim that does not fill up from ahead of the position takes jobs behind it in the
+            // same statement, in claim order.
+            assertThat(d.jobClaim(new JobClaimParams("q", 3, T0.plusMillis(2), "c"))).extracting(JobRow::id)
+                    .containsExactly(urgent, backlog[5]);
+            assertThat(d.jobClaim(new JobClaimParams("q", 2, T0.plusMillis(3), "c"))).isEmpty();
         }
+    }
+
+    @Test
+    void theClaimPositionIsDroppedASecondOfRealTimeAfterItsRunBegan() {
+        long[] now = {0};
+        ClaimCursor cursor = new ClaimCursor(() -> now[0]);
+        JobRow a = row(1, 2, T0);
+        JobRow b = row(2, 2, T0);
+        JobRow c = row(3, 2, T0);
+        cursor.claimed("q", ClaimCursor.START, List.of(a, b), 2);
+        assertThat(cursor.from("q").id()).isEqualTo(2);
+        now[0] = Duration.ofMillis(999).toNanos();
+        ClaimCursor.Position from = cursor.from("q");
+        cursor.claimed("q", from, List.of(c), 1);
+        assertThat(cursor.from("q").id()).isEqualTo(3);
+        now[0] = Duration.ofSeconds(1).toNanos();
+        assertThat(cursor.from("q")).isSameAs(ClaimCursor.START);
+        // A full claim that took a job from behind the position does not move it on: it drops it.
+        cursor.claimed("q", ClaimCursor.START, List.of(b, c), 2);
+        cursor.claimed("q", cursor.from("q"), List.of(a, c), 2);
+        assertThat(cursor.from("q")).isSameAs(ClaimCursor.START);
+    }
+
+    private static JobRow row(long id, int priority, Instant scheduledAt) {
+        return new JobRow(id, "k", "{}", JobState.RUNNING, "q", priority, 1, 25, Optional.of(T0), List.of("c"),
+                T0, scheduledAt, Optional.empty(), List.of(), "{}", List.of());
     }
 
     @Test

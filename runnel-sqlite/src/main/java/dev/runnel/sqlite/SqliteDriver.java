@@ -56,7 +56,7 @@ public final class SqliteDriver implements Driver {
     public static final int DEFAULT_READERS = 2;
 
     private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUniform", "JobInsertReturning", "LastInsertId",
-            "JobClaim", "JobClaimAtMostOnce", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobGet", "JobGetMany", "JobList", "JobCountByState");
+            "JobClaim", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobGet", "JobGetMany", "JobList", "JobCountByState");
     private static final Set<String> MIGRATION_STATEMENTS = Set.of("MigrationTableCreate", "MigrationTableExists",
             "MigrationList", "MigrationGet", "MigrationInsert", "MigrationDelete", "MigrationAnyApplied", "MigrationTableDrop");
 
@@ -296,6 +296,25 @@ public final class SqliteDriver implements Driver {
             }
             List<JobRow> rows = new ArrayList<>(params.max());
             try (ResultSet rs = claim.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(SqliteRows.decodeClaimed(rs, params));
+                }
+            }
+            return rows;
+        });
+        jobs.sort(ClaimOrder.COMPARATOR);
+        return jobs;
+    }
+
+    @Override
+    public List<JobRow> jobClaimRecover(JobClaimParams params) {
+        List<JobRow> jobs = connections.read(s -> {
+            PreparedStatement recover = s.prepare(sql.get("JobClaimRecover"));
+            recover.setString(1, params.queue());
+            recover.setLong(2, Times.toMicros(params.now()));
+            recover.setString(3, params.clientId());
+            List<JobRow> rows = new ArrayList<>();
+            try (ResultSet rs = recover.executeQuery()) {
                 while (rs.next()) {
                     rows.add(SqliteRows.decodeClaimed(rs, params));
                 }

@@ -63,6 +63,15 @@ WHERE id IN (
 RETURNING id, kind, args, priority, attempt + 1, max_attempts, attempted_by, created_at, scheduled_at,
           errors, metadata, tags;
 
+-- name: JobClaimRecover
+-- The jobs of one earlier at-least-once claim of this client whose reply was lost, still running:
+-- in queue ?1, started at the claim's time ?2 (unique per client, see ClaimClock), by client ?3.
+-- In JobClaim's columns. It scans the table; it runs only after a claim failed that way.
+SELECT id, kind, args, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
+       errors, metadata, tags
+FROM runnel_job
+WHERE +state = 'running' AND queue = ?1 AND attempted_at = ?2 AND attempted_by ->> '$[#-1]' = ?3;
+
 -- name: JobCompleteMany
 -- The happy path, one statement per batch: ?1 is a JSON array of [id, finalized_at, attempt,
 -- attempted_at] arrays, ?2 the client id. Only a job still running in the attempt that finished

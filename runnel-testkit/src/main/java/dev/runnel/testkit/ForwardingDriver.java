@@ -84,6 +84,11 @@ public class ForwardingDriver implements Driver {
     }
 
     @Override
+    public List<JobRow> jobClaimRecover(JobClaimParams params) {
+        return delegate.jobClaimRecover(params);
+    }
+
+    @Override
     public long[] jobCompleteMany(JobCompleteManyParams params) {
         return delegate.jobCompleteMany(params);
     }

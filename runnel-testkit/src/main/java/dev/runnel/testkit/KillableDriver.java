@@ -74,6 +74,11 @@ public final class KillableDriver extends ForwardingDriver {
     }
 
     @Override
+    public List<JobRow> jobClaimRecover(JobClaimParams params) {
+        return alive(() -> super.jobClaimRecover(params));
+    }
+
+    @Override
     public long[] jobCompleteMany(JobCompleteManyParams params) {
         return alive(() -> super.jobCompleteMany(params));
     }

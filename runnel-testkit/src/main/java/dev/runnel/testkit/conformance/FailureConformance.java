@@ -10,12 +10,15 @@ import dev.runnel.JobRow;
 import dev.runnel.JobSnooze;
 import dev.runnel.JobState;
 import dev.runnel.Runnel;
+import dev.runnel.RunnelException;
 import dev.runnel.Worker;
+import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.Times;
 import dev.runnel.testkit.Await;
 import dev.runnel.testkit.EventRecorder;
+import dev.runnel.testkit.ForwardingDriver;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -24,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -134,6 +138,32 @@ public abstract class FailureConformance extends DriverConformance {
         for (long id : new long[] {ids[0], ids[2], ids[3]}) {
             assertThat(job(runnel, id).state()).isEqualTo(JobState.COMPLETED);
         }
+    }
+
+    @Test
+    void theJobsOfAClaimWhoseReplyWasLostAreFoundAgainAndWorked() {
+        AtomicBoolean loseNext = new AtomicBoolean(true);
+        Driver lossy = new ForwardingDriver(driver) {
+            @Override
+            public List<JobRow> jobClaim(JobClaimParams params) {
+                List<JobRow> claimed = super.jobClaim(params);
+                if (!claimed.isEmpty() && loseNext.compareAndSet(true, false)) {
+                    // The statement committed; its reply never arrives.
+                    throw new RunnelException("the connection broke while the claim's rows were read (test)");
+                }
+                return claimed;
+            }
+        };
+        Runnel runnel = started(client().driver(lossy).queue("default", 10).listener(events)
+                .worker(TestArgs.class, job -> {}));
+        long[] ids = insertAll(runnel, "a", "b", "c");
+        for (long id : ids) {
+            assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.COMPLETED);
+            JobRow row = job(runnel, id);
+            assertThat(row.state()).isEqualTo(JobState.COMPLETED);
+            assertThat(row.attempt()).isEqualTo(1);
+        }
+        assertThat(loseNext).isFalse();
     }
 
     @Test
