@@ -6,6 +6,7 @@ import dev.runnel.JobArgs;
 import dev.runnel.JobEvent;
 import dev.runnel.Runnel;
 import dev.runnel.driver.Driver;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -59,6 +60,12 @@ public final class BenchJobs {
      * the completer as they would in production.
      */
     public static Runnel.Builder client(Driver driver, String queue, int workers, Runnel.Delivery delivery, Tally tally) {
+        return client(driver, queue, workers, delivery, Duration.ZERO, tally);
+    }
+
+    /** As {@link #client(Driver, String, int, Runnel.Delivery, Tally)}, each job taking {@code jobTime} (a sleep). */
+    public static Runnel.Builder client(Driver driver, String queue, int workers, Runnel.Delivery delivery,
+            Duration jobTime, Tally tally) {
         boolean atMostOnce = delivery == Runnel.Delivery.AT_MOST_ONCE;
         Runnel.Builder builder = Runnel.builder()
                 .driver(driver)
@@ -66,6 +73,9 @@ public final class BenchJobs {
                 .worker(Args.class, job -> {
                     if (!tally.worked.add(job.id())) {
                         tally.duplicates.incrementAndGet();
+                    }
+                    if (!jobTime.isZero()) {
+                        Thread.sleep(jobTime);
                     }
                     if (atMostOnce) {
                         tally.completed.increment();

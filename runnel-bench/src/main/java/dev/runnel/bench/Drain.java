@@ -1,6 +1,7 @@
 package dev.runnel.bench;
 
 import dev.runnel.InsertOptions;
+import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -35,12 +37,36 @@ import java.util.concurrent.atomic.AtomicLong;
  * claims removed the jobs, so none may be left at all). Cost per job:
  * statements from the server's statistics, CPU of the worker JVMs and of the server's processes
  * from /proc, all measured over the drain alone.
+ *
+ * <p>With a kill time, one worker JVM is SIGKILLed that long after "go" (or, if it has not stored a
+ * completion by then, as soon as it has), and the others must
+ * finish every job: those it was running are rescued once its heartbeat expires. Then every
+ * job must end completed, and only jobs the killed worker attempted may have run twice.
  */
 public final class Drain {
-    /** The drain's settings; {@code cooldown} is each worker's fetch cooldown. */
-    /** @param warmup jobs each worker JVM works on a queue of its own before the timed drain */
+    /**
+     * The drain's settings.
+     *
+     * @param cooldown each worker's fetch cooldown
+     * @param warmup jobs each worker JVM works on a queue of its own before the timed drain
+     * @param jobTime how long each job takes (a sleep); zero for no-op jobs
+     * @param killWorkerAfter when to SIGKILL one worker JVM, after "go"; zero for never
+     */
     public record Options(String url, long jobs, int processes, int threads, Duration cooldown, int warmup,
-            Runnel.Delivery delivery, Duration timeout) {}
+            Runnel.Delivery delivery, Duration timeout, Duration jobTime, Duration killWorkerAfter) {
+        /** A drain of no-op jobs in which no worker is killed. */
+        public Options(String url, long jobs, int processes, int threads, Duration cooldown, int warmup,
+                Runnel.Delivery delivery, Duration timeout) {
+            this(url, jobs, processes, threads, cooldown, warmup, delivery, timeout, Duration.ZERO, Duration.ZERO);
+        }
+
+        boolean kills() {
+            return !killWorkerAfter.isZero();
+        }
+    }
+
+    /** How often the database is asked how many jobs completed, once a worker was killed. */
+    private static final long COUNT_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final Driver driver;
     private final ServerStats server;
@@ -69,7 +95,8 @@ public final class Drain {
                 children.add(Child.start(options, queue, dir.resolve("ids-" + i)));
             }
             for (Child c : children) {
-                c.awaitLine("ready", Duration.ofSeconds(180));
+                String ready = c.awaitLine("ready", Duration.ofSeconds(180));
+                c.clientId = ready.substring("ready".length()).strip();
             }
             Optional<String> statementsNote = server.resetStatements();
             Map<Long, Double> serverBefore = server.processName().map(ProcCpu::byCommand).orElse(Map.of());
@@ -78,42 +105,70 @@ public final class Drain {
             long start = System.nanoTime();
             children.forEach(c -> c.send("go"));
             long deadline = start + options.timeout().toNanos();
-            while (children.stream().mapToLong(c -> c.progress.get()).sum() < options.jobs()) {
-                if (System.nanoTime() - deadline > 0) {
+            long killAt = start + options.killWorkerAfter().toNanos();
+            Child killed = null;
+            long nextCount = 0;
+            long completed = 0;
+            while (completed < options.jobs()) {
+                long now = System.nanoTime();
+                if (now - deadline > 0) {
                     throw new IllegalStateException("the drain did not finish within " + options.timeout() + ": "
-                            + children.stream().mapToLong(c -> c.progress.get()).sum() + " of " + options.jobs()
-                            + " jobs completed" + children.stream().map(Child::stderrTail).reduce("", String::concat));
+                            + completed + " of " + options.jobs() + " jobs completed"
+                            + children.stream().map(Child::stderrTail).reduce("", String::concat));
+                }
+                // Killed once it is really at work, having stored a completion: a worker still starting
+                // up would die holding nothing, and prove nothing.
+                if (options.kills() && killed == null && now - killAt >= 0 && children.getFirst().progress.get() > 0) {
+                    killed = children.getFirst();
+                    killed.process.destroyForcibly(); // SIGKILL: no shutdown hook, no last write
+                    out.printf(Locale.ROOT, "drain: SIGKILLed worker %s (pid %d) %.1f s after go, with %d completions"
+                            + " reported%n", killed.clientId, killed.process.pid(), (now - start) / 1e9, killed.progress.get());
+                    out.flush();
                 }
                 for (Child c : children) {
-                    if (!c.process.isAlive()) {
+                    if (c != killed && !c.process.isAlive()) {
                         throw new IllegalStateException("a worker JVM died: " + c.stderrTail());
                     }
                 }
-                Thread.sleep(1);
+                if (killed == null) {
+                    completed = children.stream().mapToLong(c -> c.progress.get()).sum();
+                    Thread.sleep(1);
+                } else if (now - nextCount >= 0) {
+                    // The killed worker's last report may lag what it stored: ask the database.
+                    completed = completedIn(queue);
+                    nextCount = now + COUNT_POLL_NANOS;
+                } else {
+                    Thread.sleep(5);
+                }
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             double workerCpu = 0;
             for (int i = 0; i < children.size(); i++) {
-                workerCpu += ProcCpu.millis(children.get(i).process.pid()) - workerBefore[i];
+                if (children.get(i) != killed) {
+                    workerCpu += ProcCpu.millis(children.get(i).process.pid()) - workerBefore[i];
+                }
             }
             double serverCpu = server.processName()
                     .map(name -> ProcCpu.delta(serverBefore, ProcCpu.byCommand(name))).orElse(0.0);
             long statements = statementsNote.isEmpty() ? server.statements() : -1;
 
-            children.forEach(c -> c.send("stop"));
+            List<Child> survivors = new ArrayList<>(children);
+            survivors.remove(killed);
+            survivors.forEach(c -> c.send("stop"));
             long workedDuplicates = 0;
-            for (Child c : children) {
+            for (Child c : survivors) {
                 String done = c.awaitLine("done", Duration.ofSeconds(60));
                 workedDuplicates += Long.parseLong(done.split(" ")[1]);
                 c.process.waitFor(30, TimeUnit.SECONDS);
             }
-            Audit audit = audit(queue, inserted, children);
+            Audit audit = audit(queue, inserted, survivors, killed == null ? null : killed.clientId);
             return new DrainResult(driver.name(), BenchJobs.mode(options.delivery()), options.jobs(), options.processes(), options.threads(),
                     options.cooldown().toNanos() / 1e6, seconds, options.jobs() / seconds,
                     statements < 0 ? null : (double) statements / options.jobs(),
                     statementsNote.orElse(null), workerCpu / options.jobs(),
                     server.processName().isPresent() ? serverCpu / options.jobs() : null,
-                    audit.duplicates + workedDuplicates, audit.missing, audit.attemptNotOne, audit.notCompleted);
+                    audit.duplicates + workedDuplicates, audit.missing, audit.attemptNotOne, audit.notCompleted,
+                    killed == null ? null : killed.clientId, audit.repeatsOfKilled);
         } finally {
             for (Child c : children) {
                 c.process.destroyForcibly();
@@ -133,13 +188,29 @@ public final class Drain {
         return inserted;
     }
 
-    private record Audit(long duplicates, long missing, long attemptNotOne, long notCompleted) {}
+    /** The completed jobs of {@code queue}, as the database counts them. */
+    private long completedIn(String queue) {
+        return driver.jobCountByState().stream()
+                .filter(c -> c.queue().equals(queue) && c.state() == JobState.COMPLETED)
+                .mapToLong(JobCount::count).sum();
+    }
 
-    /** Cross-checks the ids the workers ran against those inserted, and every stored row. */
-    private Audit audit(String queue, IdBitmap inserted, List<Child> children) throws IOException {
+    /**
+     * @param duplicates jobs worked more than once
+     * @param repeatsOfKilled of those, the jobs the killed worker attempted first: the only ones
+     *     that may run twice, their attempt having died with it
+     */
+    private record Audit(long duplicates, long missing, long attemptNotOne, long notCompleted, long repeatsOfKilled) {}
+
+    /**
+     * Cross-checks the ids the workers ran against those inserted, and every stored row. With a
+     * killed worker, whose record of the ids it ran died with it, the rows say what ran: every job
+     * must be completed, and a job attempted more than once counts as a repeat.
+     */
+    private Audit audit(String queue, IdBitmap inserted, List<Child> survivors, String killed) throws IOException {
         IdBitmap worked = new IdBitmap();
         long duplicates = 0;
-        for (Child c : children) {
+        for (Child c : survivors) {
             try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(c.idsFile)))) {
                 while (true) {
                     long id;
@@ -154,9 +225,10 @@ public final class Drain {
                 }
             }
         }
-        long missing = inserted.countMissingIn(worked);
+        IdBitmap completed = new IdBitmap();
         long attemptNotOne = 0;
         long notCompleted = 0;
+        long repeatsOfKilled = 0;
         long after = 0;
         while (true) {
             List<JobRow> page = driver.jobList(JobQuery.all().queue(queue).afterId(after).limit(10_000));
@@ -166,19 +238,46 @@ public final class Drain {
             for (JobRow row : page) {
                 if (row.attempt() != 1) {
                     attemptNotOne++;
+                    if (killed != null && !row.attemptedBy().isEmpty() && row.attemptedBy().getFirst().equals(killed)) {
+                        repeatsOfKilled++;
+                    }
                 }
-                if (row.state() != JobState.COMPLETED) {
+                if (row.state() == JobState.COMPLETED) {
+                    completed.add(row.id());
+                } else {
                     notCompleted++;
                 }
             }
             after = page.getLast().id();
         }
-        return new Audit(duplicates, missing, attemptNotOne, notCompleted);
+        if (killed == null) {
+            return new Audit(duplicates, inserted.countMissingIn(worked), attemptNotOne, notCompleted, 0);
+        }
+        // A job the killed worker ran to completion ran once; one it was running ran again elsewhere.
+        return new Audit(duplicates + attemptNotOne, inserted.countMissingIn(completed), attemptNotOne, notCompleted,
+                repeatsOfKilled);
+    }
+
+    /** The command line of a worker JVM: everything but the database URL, which goes in its environment. */
+    static List<String> workerCommand(Options options, String queue, Path idsFile) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-XX:+UseParallelGC"));
+        // Extra worker JVM flags, e.g. to profile one with JDK Flight Recorder.
+        String extra = System.getenv("RUNNEL_DRAIN_JAVA_OPTS");
+        if (extra != null && !extra.isBlank()) {
+            command.addAll(List.of(extra.strip().split("\\s+")));
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), DrainWorker.class.getName(),
+                queue, Integer.toString(options.threads()),
+                Long.toString(options.cooldown().toMillis()), idsFile.toString(), Integer.toString(options.warmup()),
+                options.delivery().name(), Long.toString(options.jobTime().toMillis())));
+        return command;
     }
 
     /** One worker JVM and the lines it reports. */
     private static final class Child {
         final Process process;
+        String clientId;
         final Path idsFile;
         final AtomicLong progress = new AtomicLong();
         private final BufferedWriter stdin;
@@ -195,18 +294,11 @@ public final class Drain {
         }
 
         static Child start(Options options, String queue, Path idsFile) throws IOException {
-            String java = ProcessHandle.current().info().command().orElse("java");
-            List<String> command = new ArrayList<>(List.of(java, "-XX:+UseParallelGC"));
-            // Extra worker JVM flags, e.g. to profile one with JDK Flight Recorder.
-            String extra = System.getenv("RUNNEL_DRAIN_JAVA_OPTS");
-            if (extra != null && !extra.isBlank()) {
-                command.addAll(List.of(extra.strip().split("\\s+")));
-            }
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), DrainWorker.class.getName(),
-                    options.url(), queue, Integer.toString(options.threads()),
-                    Long.toString(options.cooldown().toMillis()), idsFile.toString(), Integer.toString(options.warmup()),
-                    options.delivery().name()));
-            return new Child(new ProcessBuilder(command).start(), idsFile);
+            ProcessBuilder builder = new ProcessBuilder(workerCommand(options, queue, idsFile));
+            // The URL may hold a password: through the environment, not the command line that any
+            // user of the machine can read in ps.
+            builder.environment().put(DrainWorker.URL_VARIABLE, options.url());
+            return new Child(builder.start(), idsFile);
         }
 
         void send(String line) {

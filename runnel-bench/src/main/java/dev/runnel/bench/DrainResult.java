@@ -8,6 +8,9 @@ import java.util.Locale;
  *
  * @param workerCpuMsPerJob CPU of the worker JVMs per job, in ms
  * @param serverCpuMsPerJob CPU of the database server's processes per job, in ms
+ * @param killedWorker the client id of the worker JVM that was SIGKILLed mid-drain, or null
+ * @param repeatsOfKilled jobs that ran twice because the killed worker was running them: the only
+ *     repeats allowed
  */
 public record DrainResult(
         String driver,
@@ -25,11 +28,16 @@ public record DrainResult(
         long duplicates,
         long missing,
         long attemptNotOne,
-        long notCompleted) {
+        long notCompleted,
+        String killedWorker,
+        long repeatsOfKilled) {
 
-    /** Whether every job was worked exactly once and stored completed at attempt 1. */
+    /**
+     * Whether every job was stored completed, and worked exactly once at attempt 1, but for the
+     * jobs the killed worker (if any) was running, which ran once more elsewhere.
+     */
     public boolean exact() {
-        return duplicates == 0 && missing == 0 && attemptNotOne == 0 && notCompleted == 0;
+        return missing == 0 && notCompleted == 0 && duplicates == repeatsOfKilled && attemptNotOne == repeatsOfKilled;
     }
 
     /** Total CPU per job: worker JVMs plus the server. */
@@ -48,6 +56,10 @@ public record DrainResult(
         out.printf(Locale.ROOT, "%-26s %s%n", "server CPU ms/job",
                 serverCpuMsPerJob == null ? "n/a (in-process)" : String.format(Locale.ROOT, "%.4f", serverCpuMsPerJob));
         out.printf(Locale.ROOT, "%-26s %.4f%n", "total CPU ms/job", cpuMsPerJob());
+        if (killedWorker != null) {
+            out.printf(Locale.ROOT, "%-26s %s; %d of its jobs ran again elsewhere%n", "SIGKILLed worker", killedWorker,
+                    repeatsOfKilled);
+        }
         out.printf(Locale.ROOT, "%-26s duplicates %d, missing %d, attempt != 1: %d, not completed: %d%n", "audit",
                 duplicates, missing, attemptNotOne, notCompleted);
     }
@@ -56,11 +68,13 @@ public record DrainResult(
         return String.format(Locale.ROOT, "{\"driver\":\"%s\",\"mode\":\"%s\",\"jobs\":%d,\"processes\":%d,\"threads\":%d,"
                         + "\"cooldown_ms\":%.3f,\"seconds\":%.3f,\"jobs_per_sec\":%.1f,\"statements_per_job\":%s,"
                         + "\"worker_cpu_ms_per_job\":%.5f,\"server_cpu_ms_per_job\":%s,\"cpu_ms_per_job\":%.5f,"
-                        + "\"duplicates\":%d,\"missing\":%d,\"attempt_not_one\":%d,\"not_completed\":%d%s}",
+                        + "\"duplicates\":%d,\"missing\":%d,\"attempt_not_one\":%d,\"not_completed\":%d,"
+                        + "\"killed_worker\":%s,\"repeats_of_killed\":%d,\"exact\":%b%s}",
                 driver, mode, jobs, processes, threads, cooldownMs, seconds, jobsPerSec,
                 statementsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", statementsPerJob),
                 workerCpuMsPerJob, serverCpuMsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", serverCpuMsPerJob),
                 cpuMsPerJob(), duplicates, missing, attemptNotOne, notCompleted,
+                killedWorker == null ? "null" : "\"" + killedWorker.replace("\"", "'") + "\"", repeatsOfKilled, exact(),
                 statementsNote == null ? "" : ",\"statements_note\":\"" + statementsNote.replace("\"", "'") + "\"");
     }
 }

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One worker process of a drain, started fresh by {@link Drain}. It talks over stdin/stdout:
- * prints {@code ready} once its client is built; starts working on {@code go}; prints
+ * prints {@code ready} and its client's id once its client is built; starts working on {@code go}; prints
  * {@code progress N} (completions written) as it goes; on {@code stop} stops gracefully, writes
  * the ids it worked to its ids file, prints {@code done DUPLICATES} and exits.
  *
@@ -23,31 +23,39 @@ import java.util.concurrent.atomic.LongAdder;
  * that the JIT compiler's one-time work on the hot path is not billed to the drain: the drain
  * measures the cost per job of a worker in steady state, as a long-lived process runs.
  *
- * <p>Arguments: database URL, queue, concurrent jobs, fetch cooldown in ms, ids file, warm-up jobs,
- * delivery ({@code AT_LEAST_ONCE} or {@code AT_MOST_ONCE}).
+ * <p>Arguments: queue, concurrent jobs, fetch cooldown in ms, ids file, warm-up jobs, delivery
+ * ({@code AT_LEAST_ONCE} or {@code AT_MOST_ONCE}), and how long each job takes in ms. The database
+ * URL comes in {@value #URL_VARIABLE}, kept off the command line: it may hold a password.
  */
 public final class DrainWorker {
+    /** The environment variable the database URL comes in. */
+    public static final String URL_VARIABLE = "RUNNEL_DRAIN_DATABASE_URL";
+
     private DrainWorker() {}
 
     public static void main(String[] args) throws Exception {
-        String url = args[0];
-        String queue = args[1];
-        int threads = Integer.parseInt(args[2]);
-        long cooldownMs = Long.parseLong(args[3]);
-        Path idsFile = Path.of(args[4]);
-        int warmup = Integer.parseInt(args[5]);
-        Runnel.Delivery delivery = Runnel.Delivery.valueOf(args[6]);
+        String url = System.getenv(URL_VARIABLE);
+        if (url == null || url.isBlank()) {
+            throw new IllegalStateException(URL_VARIABLE + " is not set");
+        }
+        String queue = args[0];
+        int threads = Integer.parseInt(args[1]);
+        long cooldownMs = Long.parseLong(args[2]);
+        Path idsFile = Path.of(args[3]);
+        int warmup = Integer.parseInt(args[4]);
+        Runnel.Delivery delivery = Runnel.Delivery.valueOf(args[5]);
+        Duration jobTime = Duration.ofMillis(Long.parseLong(args[6]));
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         if (warmup > 0) {
             warmUp(url, queue + "_warmup_" + ProcessHandle.current().pid(), threads, cooldownMs, warmup, delivery);
         }
 
         BenchJobs.Tally tally = new BenchJobs.Tally();
-        Runnel runnel = BenchJobs.client(Drivers.open(url), queue, threads, delivery, tally)
+        Runnel runnel = BenchJobs.client(Drivers.open(url), queue, threads, delivery, jobTime, tally)
                 .fetchCooldown(Duration.ofMillis(cooldownMs))
                 .build();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        out.println("ready");
+        out.println("ready " + runnel.id());
         if (!"go".equals(in.readLine())) {
             runnel.close();
             return;

@@ -49,6 +49,16 @@ final class DrainCommand implements Callable<Integer> {
             description = "Give up when the drain takes longer (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
+    @Option(names = "--kill-worker-after", paramLabel = "D", converter = DurationConverter.class, defaultValue = "0s",
+            description = "SIGKILL one worker JVM this long after the drain starts; the others must finish every job,"
+                    + " those it was running through the rescuer once its heartbeat expires (default: never).")
+    Duration killWorkerAfter;
+
+    @Option(names = "--job-time", paramLabel = "D", converter = DurationConverter.class,
+            description = "How long each job takes (a sleep). Default: none; with --kill-worker-after, long enough"
+                    + " that the drain lasts about twice the kill time, so that the kill lands mid-drain.")
+    Duration jobTime;
+
     @Option(names = "--json", description = "Print the figures as one JSON line, last.")
     boolean json;
 
@@ -66,11 +76,26 @@ final class DrainCommand implements Callable<Integer> {
         if (warmup < 0 || warmup > 10_000_000) {
             throw new IllegalArgumentException("--warmup must be between 0 and 10000000, was " + warmup);
         }
+        if (killWorkerAfter.isNegative() || killWorkerAfter.compareTo(timeout) >= 0) {
+            throw new IllegalArgumentException("--kill-worker-after must be between 0 and --timeout, was " + killWorkerAfter);
+        }
+        boolean kills = !killWorkerAfter.isZero();
+        if (kills && processes < 2) {
+            throw new IllegalArgumentException("--kill-worker-after needs --processes of 2 or more: the others finish the jobs");
+        }
+        if (kills && delivery.delivery() == dev.runnel.Runnel.Delivery.AT_MOST_ONCE) {
+            throw new IllegalArgumentException("--kill-worker-after needs at-least-once delivery: at most once, the jobs a"
+                    + " killed worker was running are lost by design");
+        }
+        if (jobTime != null && (jobTime.isNegative() || jobTime.compareTo(Duration.ofMinutes(1)) > 0)) {
+            throw new IllegalArgumentException("--job-time must be between 0 and 1m, was " + jobTime);
+        }
+        Duration perJob = jobTime != null ? jobTime : kills ? killTimeJobTime() : Duration.ZERO;
         PrintWriter out = spec.commandLine().getOut();
         DrainResult result;
         try (BenchDatabase db = BenchDatabase.open(database.resolved())) {
             result = new Drain(db.driver(), db.stats(), new Drain.Options(db.url(), jobs, processes, threads, cooldown,
-                    warmup, delivery.delivery(), timeout), out).run();
+                    warmup, delivery.delivery(), timeout, perJob, killWorkerAfter), out).run();
         }
         result.printTable(out);
         if (json) {
@@ -78,5 +103,14 @@ final class DrainCommand implements Callable<Integer> {
         }
         out.flush();
         return result.exact() ? 0 : Main.EXIT_FAILURE;
+    }
+
+    /**
+     * A job time that makes the drain last about twice the kill time, so that the kill lands in the
+     * middle of it: P x T slots each working N / (P x T) jobs of this length. At least 1 ms.
+     */
+    private Duration killTimeJobTime() {
+        long millis = killWorkerAfter.toMillis() * 2 * processes * threads / jobs;
+        return Duration.ofMillis(Math.max(1, millis));
     }
 }

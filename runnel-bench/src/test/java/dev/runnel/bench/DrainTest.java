@@ -1,0 +1,50 @@
+package dev.runnel.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.runnel.Runnel;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The drain harness end to end on the local Postgres, with a worker JVM SIGKILLed mid-drain: the
+ * others finish every job, those the killed one was running through the rescuer. Fails, not
+ * skips, when Postgres cannot be reached.
+ */
+class DrainTest {
+    static final String URL = System.getenv().getOrDefault("RUNNEL_TEST_POSTGRES_URL",
+            "postgres://postgres@127.0.0.1:5432/test");
+
+    @Test
+    void aWorkerKilledMidDrainLosesNothingAndOnlyItsJobsRunTwice() throws Exception {
+        StringWriter log = new StringWriter();
+        DrainResult result;
+        try (BenchDatabase db = BenchDatabase.open(URL)) {
+            // 2,000 jobs of 10 ms on 2 x 10 slots: a drain of about a second, killed half-way.
+            result = new Drain(db.driver(), db.stats(), new Drain.Options(db.url(), 2_000, 2, 10, Duration.ofMillis(100),
+                    0, Runnel.Delivery.AT_LEAST_ONCE, Duration.ofMinutes(3), Duration.ofMillis(10),
+                    Duration.ofMillis(500)), new PrintWriter(log, true)).run();
+        }
+        assertThat(log.toString()).contains("SIGKILLed worker");
+        assertThat(result.killedWorker()).isNotNull();
+        assertThat(result.missing()).isZero();
+        assertThat(result.notCompleted()).isZero();
+        // The killed worker had all its ten slots busy: those jobs ran again elsewhere, and nothing else did.
+        assertThat(result.repeatsOfKilled()).isBetween(1L, 10L);
+        assertThat(result.duplicates()).isEqualTo(result.repeatsOfKilled());
+        assertThat(result.exact()).isTrue();
+    }
+
+    @Test
+    void theDatabaseUrlReachesWorkersThroughTheEnvironmentNotTheCommandLine() {
+        String url = "postgres://app:s3cret-pass@db.example:5432/jobs";
+        List<String> command = Drain.workerCommand(new Drain.Options(url, 10, 1, 1, Duration.ZERO, 0,
+                Runnel.Delivery.AT_LEAST_ONCE, Duration.ofMinutes(1)), "q", Path.of("/tmp/ids"));
+        assertThat(String.join(" ", command)).doesNotContain("s3cret-pass").doesNotContain("db.example");
+        assertThat(command).contains(DrainWorker.class.getName(), "q");
+    }
+}
