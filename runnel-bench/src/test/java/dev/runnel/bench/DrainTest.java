@@ -33,8 +33,9 @@ class DrainTest {
         assertThat(result.killedWorker()).isNotNull();
         assertThat(result.missing()).isZero();
         assertThat(result.notCompleted()).isZero();
-        // The killed worker had all its ten slots busy: those jobs ran again elsewhere, and nothing else did.
-        assertThat(result.repeatsOfKilled()).isBetween(1L, 10L);
+        // The killed worker had its ten slots busy (and maybe finished jobs whose completion it had
+        // not yet written): those jobs ran again elsewhere, and nothing else did.
+        assertThat(result.repeatsOfKilled()).isPositive();
         assertThat(result.duplicates()).isEqualTo(result.repeatsOfKilled());
         assertThat(result.exact()).isTrue();
     }

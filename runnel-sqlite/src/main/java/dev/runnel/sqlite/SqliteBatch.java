@@ -14,15 +14,15 @@ import java.util.List;
 final class SqliteBatch {
     private SqliteBatch() {}
 
-    /** Completions as {@code [[id, finalized_at, attempt, attempted_at], ...]}. */
+    /** Completions as {@code [[id, finalized_at, attempted_at], ...]}. */
     static String encodeCompletions(JobCompleteManyParams params) {
-        StringBuilder out = new StringBuilder(params.size() * 52).append('[');
+        StringBuilder out = new StringBuilder(params.size() * 48).append('[');
         for (int i = 0; i < params.size(); i++) {
             if (i > 0) {
                 out.append(',');
             }
             out.append('[').append(params.ids()[i]).append(',').append(params.finalizedAtMicros()[i])
-                    .append(',').append(params.attempts()[i]).append(',').append(params.attemptedAtMicros()[i]).append(']');
+                    .append(',').append(params.attemptedAtMicros()[i]).append(']');
         }
         return out.append(']').toString();
     }

@@ -327,7 +327,8 @@ public final class SqliteDriver implements Driver {
 
     @Override
     public long[] jobCompleteMany(JobCompleteManyParams params) {
-        if (params.size() == 0) {
+        int n = params.size();
+        if (n == 0) {
             return new long[0];
         }
         String json = SqliteBatch.encodeCompletions(params);
@@ -335,14 +336,14 @@ public final class SqliteDriver implements Driver {
             PreparedStatement complete = s.prepare(sql.get("JobCompleteMany"));
             complete.setString(1, json);
             complete.setString(2, params.clientId());
-            long[] ids = new long[params.size()];
+            long[] ids = new long[n];
             int count = 0;
             try (ResultSet rs = complete.executeQuery()) {
                 while (rs.next()) {
                     ids[count++] = rs.getLong(1);
                 }
             }
-            return count == ids.length ? ids : Arrays.copyOf(ids, count);
+            return count == n ? ids : Arrays.copyOf(ids, count);
         });
     }
 
