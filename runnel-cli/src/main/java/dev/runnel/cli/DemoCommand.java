@@ -88,6 +88,7 @@ final class DemoCommand implements Callable<Integer> {
         Runnel runnel = Runnel.builder()
                 .driver(database.open())
                 .autoMigrate(true)
+                .stopOnShutdown(true)
                 .queue("default", 20)
                 .worker(SendEmail.class, job -> pause(20, 150))
                 .worker(SyncInventory.class, job -> {
@@ -106,8 +107,9 @@ final class DemoCommand implements Callable<Integer> {
                 .build();
         CountDownLatch done = new CountDownLatch(1);
         CountDownLatch closed = new CountDownLatch(1);
-        // Ctrl-C: tell the main loop to stop, and let it close the client (a graceful stop that
-        // writes every outcome) before the JVM exits.
+        // Ctrl-C: the client's own shutdown hook stops it gracefully (every outcome written, the
+        // leadership given up); this one ends the main loop and lets it print the last summary and
+        // close the client before the JVM exits.
         Thread hook = new Thread(() -> {
             done.countDown();
             try {

@@ -193,6 +193,37 @@ public abstract class RescueConformance extends DriverConformance {
     }
 
     @Test
+    void twoClientsThatBothBelieveTheyLeadRescueEachJobOnceAndCleanAsOne() {
+        // "old" led, was paused past its lease, and "new" took over; "old" resumes and, before its
+        // elector tells it otherwise, runs a round of maintenance: every statement it sends must
+        // change nothing, while the real leader's do their work once.
+        heartbeat("dead", Duration.ofSeconds(10));
+        long id = insert("stuck", InsertOptions.NONE);
+        claim("dead", 1);
+        driver.leaderAttemptElect(new LeaderElectParams("old", clock.instant(), clock.instant().plusSeconds(10)));
+        clock.advance(Duration.ofSeconds(11));
+        assertThat(driver.leaderAttemptElect(new LeaderElectParams("new", clock.instant(),
+                clock.instant().plusSeconds(10)))).isTrue();
+        List<String> dead = driver.clientListDead(clock.instant());
+        assertThat(dead).containsExactly("dead");
+        for (String leader : List.of("old", "new", "old", "new")) {
+            Lease lease = new Lease(leader, clock.instant());
+            driver.jobRescueMany(new JobRescueParams(lease, dead, Instant.EPOCH, THRESHOLD, 3, 100));
+            driver.jobScheduleDue(new JobScheduleParams(clock.instant(), 100));
+            driver.clientMarkRescued(new ClientRescuedParams(lease, dead));
+            driver.jobDeleteFinalized(new dev.runnel.driver.JobDeleteFinalizedParams(lease, JobState.COMPLETED,
+                    clock.instant(), 100));
+        }
+        JobRow row = job(id);
+        // Rescued once (one error), then made available once by the idempotent scheduler.
+        assertThat(row.errors()).hasSize(1);
+        assertThat(row.state()).isEqualTo(JobState.AVAILABLE);
+        assertThat(row.attempt()).isEqualTo(1);
+        assertThat(driver.clientListDead(clock.instant())).isEmpty();
+        assertThat(driver.leaderGet().orElseThrow().leaderId()).isEqualTo("new");
+    }
+
+    @Test
     void aDeadClientsJobsAreRescuedAndItsLateCompletionIsIgnored() throws Exception {
         EventRecorder survivorEvents = new EventRecorder();
         EventRecorder deadEvents = new EventRecorder();
