@@ -19,16 +19,26 @@ import java.util.stream.Collectors;
  * line (or the end of its input, when the parent is gone) stops gracefully, so that every outcome
  * is written, writes the ids it worked to a file, one per line, and prints {@code DONE <count>}.
  *
- * <p>Arguments: URL, schema, queue, workers, ids file, client id, and the most seconds it may live.
+ * <p>Arguments: URL, schema, queue, workers, ids file, client id, the most seconds it may live, and
+ * optionally how many ms each job takes and {@code fast}, for a cluster of short heartbeats and
+ * leases ({@link #FAST_HEARTBEAT}, {@link #FAST_TIMEOUT}, {@link #FAST_LEASE}) so that failover
+ * tests need not wait out the defaults. A job numbered {@link #HALT} halts the JVM on the spot, as
+ * a job that runs its process out of memory would.
  */
 public final class DrainWorkerMain {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
+    /** The job number that kills the process running it. */
+    static final int HALT = -137;
+    static final Duration FAST_HEARTBEAT = Duration.ofMillis(200);
+    static final Duration FAST_TIMEOUT = Duration.ofSeconds(2);
+    static final Duration FAST_LEASE = Duration.ofSeconds(2);
 
     private DrainWorkerMain() {}
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 7) {
-            System.err.println("usage: DrainWorkerMain <url> <schema> <queue> <workers> <ids file> <client id> <max seconds>");
+        if (args.length < 7 || args.length > 9) {
+            System.err.println("usage: DrainWorkerMain <url> <schema> <queue> <workers> <ids file> <client id> <max seconds>"
+                    + " [<work ms> [fast]]");
             System.exit(2);
         }
         String url = args[0];
@@ -42,14 +52,24 @@ public final class DrainWorkerMain {
 
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        DrainWorker worker = new DrainWorker(Duration.ZERO);
-        Runnel runnel = Runnel.builder()
+        Duration work = Duration.ofMillis(args.length > 7 ? Long.parseLong(args[7]) : 0);
+        DrainWorker worker = new DrainWorker(work);
+        Runnel.Builder builder = Runnel.builder()
                 .driver(PostgresDriver.builder().url(url).schema(schema).maxPoolSize(4).build())
                 .queue(queue, workers)
-                .worker(DrainJob.class, worker)
+                .worker(DrainJob.class, job -> {
+                    if (job.args().n() == HALT) {
+                        out.println("HALTING " + job.id());
+                        Runtime.getRuntime().halt(137);
+                    }
+                    worker.work(job);
+                })
                 .clientId(clientId)
-                .stopTimeout(STOP_TIMEOUT)
-                .build();
+                .stopTimeout(STOP_TIMEOUT);
+        if (args.length > 8 && args[8].equals("fast")) {
+            builder.heartbeatInterval(FAST_HEARTBEAT).heartbeatTimeout(FAST_TIMEOUT).leaderLease(FAST_LEASE);
+        }
+        Runnel runnel = builder.build();
         // Connect before saying READY, so that the parent's GO is not spent opening connections.
         runnel.jobCounts();
         out.println("READY");

@@ -44,6 +44,12 @@ final class DrainWorkerProcess implements AutoCloseable {
     /** Starts a child working {@code queue} of {@code schema} with {@code workers} slots, as client {@code clientId}. */
     static DrainWorkerProcess start(Path dir, String clientId, String url, String schema, String queue, int workers,
             Duration maxLife) throws IOException {
+        return start(dir, clientId, url, schema, queue, workers, maxLife, Duration.ZERO, false);
+    }
+
+    /** As {@link #start(Path, String, String, String, String, int, Duration)}, each job taking {@code work}, with short cluster timings when {@code fast}. */
+    static DrainWorkerProcess start(Path dir, String clientId, String url, String schema, String queue, int workers,
+            Duration maxLife, Duration work, boolean fast) throws IOException {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         Path stderr = dir.resolve(clientId + ".stderr");
@@ -54,7 +60,7 @@ final class DrainWorkerProcess implements AutoCloseable {
                 "-cp", System.getProperty("java.class.path"),
                 DrainWorkerMain.class.getName(),
                 url, schema, queue, String.valueOf(workers), ids.toString(), clientId,
-                String.valueOf(maxLife.toSeconds()));
+                String.valueOf(maxLife.toSeconds()), String.valueOf(work.toMillis()), fast ? "fast" : "normal");
         Process process = new ProcessBuilder(command)
                 .redirectError(stderr.toFile())
                 .start();
@@ -63,6 +69,11 @@ final class DrainWorkerProcess implements AutoCloseable {
 
     String clientId() {
         return clientId;
+    }
+
+    /** The child's process, to kill it as a crash would. */
+    Process process() {
+        return process;
     }
 
     /** Waits for a line starting with {@code prefix}, skipping others; fails with the child's story if none comes. */

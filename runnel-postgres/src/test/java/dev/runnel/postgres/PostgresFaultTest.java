@@ -100,7 +100,8 @@ class PostgresFaultTest {
                 Await.until(due + " jobs worked", DRAIN, () -> worked(workers) >= due);
                 long before = worked(workers);
                 faults.get(share).inject(proxy);
-                log.add("at " + before + " jobs worked: " + proxy);
+                log.add("at " + before + " jobs worked (connections dropped so far " + proxy.dropped() + ", refused "
+                        + proxy.refused() + ")");
             }
             DrainCheck.awaitCompleted(reader, JOBS, DRAIN);
             for (Runnel client : clients) {
