@@ -130,11 +130,11 @@ class MainTest {
         String url = "sqlite://" + dir.resolve("m.db");
         Result up = run("migrate", "up", "--database-url", url);
         assertThat(up.code()).isZero();
-        assertThat(up.out()).contains("applied [1]");
+        assertThat(up.out()).contains("applied [1, 2]");
         assertThat(run("migrate", "list", "--database-url", url).out()).contains("001_create_jobs").contains("applied");
         assertThat(run("migrate", "sql", "--database-url", url).out()).contains("CREATE TABLE runnel_job");
         Result down = run("migrate", "down", "--database-url", url);
-        assertThat(down.out()).contains("reverted [1]");
+        assertThat(down.out()).contains("reverted [2]");
         assertThat(run("migrate", "list", "--database-url", url).out()).contains("pending");
     }
 

@@ -2,6 +2,7 @@ package dev.runnel.driver;
 
 import dev.runnel.JobRow;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -17,20 +18,27 @@ public record JobCompleteManyParams(
 
     /** The completion of jobs as {@code claimed} returned them, all at {@code finalizedAt}: for tests and tools. */
     public static JobCompleteManyParams of(List<JobRow> claimed, Instant finalizedAt) {
+        long[] at = new long[claimed.size()];
+        Arrays.fill(at, Times.toMicros(finalizedAt));
+        return of(claimed, at, claimed.isEmpty() ? "" : holder(claimed.getFirst()));
+    }
+
+    /**
+     * The completion of the attempts of client {@code clientId} that {@code claimed} describe, the
+     * {@code i}th finished at {@code finalizedAtMicros[i]}.
+     */
+    public static JobCompleteManyParams of(List<JobRow> claimed, long[] finalizedAtMicros, String clientId) {
         int n = claimed.size();
         long[] ids = new long[n];
-        long[] at = new long[n];
         int[] attempts = new int[n];
         long[] attemptedAt = new long[n];
-        long finalized = Times.toMicros(finalizedAt);
         for (int i = 0; i < n; i++) {
             JobRow job = claimed.get(i);
             ids[i] = job.id();
-            at[i] = finalized;
             attempts[i] = job.attempt();
             attemptedAt[i] = Times.toMicros(job.attemptedAt().orElseThrow());
         }
-        return new JobCompleteManyParams(ids, at, attempts, attemptedAt, n, n == 0 ? "" : holder(claimed.getFirst()));
+        return new JobCompleteManyParams(ids, finalizedAtMicros, attempts, attemptedAt, n, clientId);
     }
 
     /** The client holding {@code job}'s current attempt: the last one recorded in {@code attempted_by}. */

@@ -334,19 +334,14 @@ public final class Completer implements Service {
     /** Plain completions as the completion statement takes them: public for the microbenchmark. */
     public static JobCompleteManyParams completions(List<Outcome> part, String clientId) {
         int n = part.size();
-        long[] ids = new long[n];
+        List<JobRow> jobs = new ArrayList<>(n);
         long[] at = new long[n];
-        int[] attempts = new int[n];
-        long[] attemptedAt = new long[n];
         for (int i = 0; i < n; i++) {
             Outcome o = part.get(i);
-            JobRow job = o.job();
-            ids[i] = job.id();
+            jobs.add(o.job());
             at[i] = Times.toMicros(o.finalizedAt());
-            attempts[i] = job.attempt();
-            attemptedAt[i] = Times.toMicros(job.attemptedAt().orElseThrow());
         }
-        return new JobCompleteManyParams(ids, at, attempts, attemptedAt, n, clientId);
+        return JobCompleteManyParams.of(jobs, at, clientId);
     }
 
     private JobSetStateParams setState(Outcome o) {

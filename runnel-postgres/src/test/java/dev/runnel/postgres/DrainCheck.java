@@ -9,6 +9,7 @@ import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.Runnel;
+import dev.runnel.driver.Driver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -43,6 +44,16 @@ final class DrainCheck {
         }
         assertThat(ids).hasSize(count);
         return ids;
+    }
+
+    /** A client of {@code workers} slots on {@code queue} that works drain jobs with {@code worker}, as {@code clientId}. */
+    static Runnel client(Driver driver, String queue, int workers, DrainWorker worker, String clientId) {
+        return Runnel.builder()
+                .driver(driver)
+                .queue(queue, workers)
+                .worker(DrainJob.class, worker)
+                .clientId(clientId)
+                .build();
     }
 
     /** Waits until {@code expected} jobs are completed; fails with the counts by state when they are not. */

@@ -62,12 +62,7 @@ class PostgresConnectionLossTest {
                         PostgresDriver.builder().url(url).schema(schema).maxPoolSize(4).build());
                 workers.put(clientId, worker);
                 drivers.add(driver);
-                clients.add(Runnel.builder()
-                        .driver(driver)
-                        .queue(QUEUE, WORKERS)
-                        .worker(DrainJob.class, worker)
-                        .clientId(clientId)
-                        .build());
+                clients.add(DrainCheck.client(driver, QUEUE, WORKERS, worker, clientId));
             }
             clients.forEach(Runnel::start);
 

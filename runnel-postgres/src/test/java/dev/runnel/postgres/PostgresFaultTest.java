@@ -85,12 +85,7 @@ class PostgresFaultTest {
                         .maxPoolSize(4).connectTimeout(SOCKET_TIMEOUT).socketTimeout(SOCKET_TIMEOUT).build());
                 workers.put(clientId, worker);
                 drivers.add(driver);
-                clients.add(Runnel.builder()
-                        .driver(driver)
-                        .queue(QUEUE, WORKERS)
-                        .worker(DrainJob.class, worker)
-                        .clientId(clientId)
-                        .build());
+                clients.add(DrainCheck.client(driver, QUEUE, WORKERS, worker, clientId));
             }
             clients.forEach(Runnel::start);
 
