@@ -175,14 +175,14 @@ public final class Producer implements Service {
             } catch (RuntimeException e) {
                 errors++;
                 long delay = Math.min(MAX_ERROR_DELAY.toMillis(), 100L << Math.min(errors, 6));
+                LOG.warn("{} for queue {} failed, retrying in {} ms: {}", lostClaim != null
+                        ? "finding the jobs of a claim whose reply was lost" : "fetching jobs", config.queue(), delay,
+                        e.toString());
                 if (lostClaim == null && unclear(e)) {
                     // The claim may have committed with its reply lost: its jobs would be running
                     // under this live client, which would never know nor be rescued. Find them first.
                     lostClaim = claim;
                 }
-                LOG.warn("{} for queue {} failed, retrying in {} ms: {}", lostClaim != null
-                        ? "finding the jobs of a claim whose reply was lost" : "fetching jobs", config.queue(), delay,
-                        e.toString());
                 lastFull = false;
                 nextPoll = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay);
                 continue;
