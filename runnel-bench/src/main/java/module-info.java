@@ -1,4 +1,4 @@
-/** Runnel's workload harnesses: bench, the bare loop, and the multi-process drain. */
+/** Runnel's workload harnesses: bench, the bare loop, the multi-process drain, and the table-health churn. */
 module dev.runnel.bench {
     requires transitive dev.runnel.core;
     requires org.slf4j;

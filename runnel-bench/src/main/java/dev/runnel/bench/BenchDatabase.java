@@ -8,6 +8,7 @@ import dev.runnel.postgres.PostgresDriver;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -63,6 +64,12 @@ public final class BenchDatabase implements AutoCloseable {
 
     public ServerStats stats() {
         return stats;
+    }
+
+    /** The job table's sizes and vacuum statistics, where the run has a Postgres schema of its own. */
+    public Optional<PostgresTableStats> tableStats() {
+        return schema != null && driver instanceof PostgresDriver pg
+                ? Optional.of(new PostgresTableStats(pg.dataSource(), schema)) : Optional.empty();
     }
 
     /** Drops this run's own schema, if it has one, and closes the driver. */

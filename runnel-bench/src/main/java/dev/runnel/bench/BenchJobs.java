@@ -34,10 +34,15 @@ public final class BenchJobs {
 
     /** Inserts {@code count} jobs in batches of {@link #INSERT_BATCH}, marking each id in {@code ids}. */
     public static void insert(Runnel runnel, InsertOptions options, long count, IdBitmap ids) {
-        List<InsertRequest> batch = new ArrayList<>((int) Math.min(count, INSERT_BATCH));
+        insert(runnel, options, count, ids, INSERT_BATCH);
+    }
+
+    /** Inserts {@code count} jobs in batches of {@code batchSize}, marking each id in {@code ids}. */
+    public static void insert(Runnel runnel, InsertOptions options, long count, IdBitmap ids, int batchSize) {
+        List<InsertRequest> batch = new ArrayList<>((int) Math.min(count, batchSize));
         for (long i = 0; i < count; i++) {
             batch.add(new InsertRequest(new Args(i), options));
-            if (batch.size() == INSERT_BATCH || i == count - 1) {
+            if (batch.size() == batchSize || i == count - 1) {
                 for (long id : runnel.insertMany(batch)) {
                     ids.add(id);
                 }

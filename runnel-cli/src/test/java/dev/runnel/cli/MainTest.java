@@ -91,6 +91,7 @@ class MainTest {
         String refused = "postgres://postgres:secret@127.0.0.1:1/test";
         assertCommandFailsToConnect("Connection refused", "bench", "--database-url", refused, "--num-total-jobs", "10");
         assertCommandFailsToConnect("Connection refused", "drain", "--database-url", refused, "--jobs", "10");
+        assertCommandFailsToConnect("Connection refused", "churn", "--database-url", refused, "--jobs", "10");
     }
 
     private static void assertConnectFails(String url, String reason) {
@@ -200,6 +201,27 @@ class MainTest {
         Result r = run("drain", "--database-url", "sqlite://:memory:", "--jobs", "0");
         assertThat(r.code()).isEqualTo(2);
         assertThat(lines(r.err())).isEqualTo(1);
+    }
+
+    @Test
+    void churnRejectsBadFlagsWithOneLine() {
+        String[][] bad = {
+                {"churn", "--database-url", POSTGRES_URL, "--jobs", "0"},
+                {"churn", "--database-url", POSTGRES_URL, "--jobs", "ten"},
+                {"churn", "--database-url", POSTGRES_URL},
+                {"churn", "--database-url", POSTGRES_URL, "--jobs", "10", "--batch", "0"},
+                {"churn", "--database-url", POSTGRES_URL, "--jobs", "10", "--cleaner-interval", "10ms"},
+                {"churn", "--database-url", POSTGRES_URL, "--jobs", "10", "--retention", "soon"},
+                {"churn", "--database-url", POSTGRES_URL, "--jobs", "10", "--max-workers", "0"},
+                // It measures a Postgres table: SQLite is refused before anything is opened.
+                {"churn", "--database-url", "sqlite://:memory:", "--jobs", "10"}};
+        for (String[] args : bad) {
+            Result r = run(args);
+            assertThat(r.code()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(lines(r.err())).as(r.err()).isEqualTo(1);
+            assertThat(r.out()).isEmpty();
+        }
+        assertThat(run("churn", "--database-url", "sqlite://:memory:", "--jobs", "10").err()).contains("postgres://");
     }
 
     private static String lastJson(Result r) {

@@ -43,6 +43,7 @@ final class PostgresJobs {
     private final PostgresConnections connections;
     private final SqlFile sql;
     private final ClaimCursor cursor = new ClaimCursor();
+    private final CleanCursor cleanCursor = new CleanCursor();
 
     PostgresJobs(PostgresSchema schema, PostgresConnections connections) {
         this.schema = schema;
@@ -360,14 +361,23 @@ final class PostgresJobs {
     }
 
     int deleteFinalized(JobDeleteFinalizedParams p) {
+        Optional<Instant> from = cleanCursor.from(p.state());
         return connections.run("deleting finished jobs", c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.get("JobDeleteFinalized"))) {
                 ps.setString(1, p.state().dbName());
-                ps.setObject(2, timestamp(p.finalizedBefore()));
-                ps.setInt(3, p.limit());
-                ps.setString(4, p.lease().leaderId());
-                ps.setObject(5, timestamp(p.lease().now()));
-                return ps.executeUpdate();
+                // OffsetDateTime.MIN is bound as -infinity: the sweep starts before any job.
+                ps.setObject(2, from.map(PostgresJobs::timestamp).orElse(OffsetDateTime.MIN));
+                ps.setObject(3, timestamp(p.finalizedBefore()));
+                ps.setInt(4, p.limit());
+                ps.setString(5, p.lease().leaderId());
+                ps.setObject(6, timestamp(p.lease().now()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    int deleted = rs.getInt(1);
+                    OffsetDateTime newest = rs.getObject(2, OffsetDateTime.class);
+                    cleanCursor.deleted(p.state(), from, Optional.ofNullable(newest).map(OffsetDateTime::toInstant));
+                    return deleted;
+                }
             }
         });
     }

@@ -247,19 +247,26 @@ WHERE j.id = ANY (ARRAY(SELECT id FROM stuck))
 RETURNING j.id, j.state, j.attempted_by[cardinality(j.attempted_by)];
 
 -- name: JobDeleteFinalized
--- Final jobs of state ?1 finalized before ?2, oldest first, at most ?3, through the finalized
--- index; nothing unless the lease (?4 leader id, ?5 now) is held. Bounded, so that no delete
--- holds its locks for long.
+-- Final jobs of state ?1 finalized at or after ?2 and before ?3, oldest first, at most ?4, through
+-- the finalized index; nothing unless the lease (?5 leader id, ?6 now) is held. Bounded, so that
+-- no delete holds its locks for long. ?2 is where the previous delete of the state ended
+-- (CleanCursor), so that the scan does not step over the entries of every job deleted since the
+-- last vacuum; -infinity for a sweep from the oldest. Returns how many were deleted and the newest
+-- finalized time among them, where the next delete starts.
 WITH doomed AS MATERIALIZED (
     SELECT id FROM {schema}.runnel_job
-    WHERE state = ?::{schema}.runnel_job_state AND finalized_at < ?
+    WHERE state = ?::{schema}.runnel_job_state AND finalized_at >= ? AND finalized_at < ?
     ORDER BY finalized_at
     LIMIT ?
     FOR UPDATE SKIP LOCKED
+),
+deleted AS (
+    DELETE FROM {schema}.runnel_job
+    WHERE id = ANY (ARRAY(SELECT id FROM doomed))
+      AND EXISTS (SELECT 1 FROM {schema}.runnel_leader WHERE leader_id = ? AND expires_at > ?)
+    RETURNING finalized_at
 )
-DELETE FROM {schema}.runnel_job
-WHERE id = ANY (ARRAY(SELECT id FROM doomed))
-  AND EXISTS (SELECT 1 FROM {schema}.runnel_leader WHERE leader_id = ? AND expires_at > ?);
+SELECT count(*), max(finalized_at) FROM deleted;
 
 -- name: JobGet
 SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,

@@ -11,8 +11,11 @@ import dev.runnel.RunnelException;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobDeleteFinalizedParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobSetStateParams;
+import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.Lease;
 import dev.runnel.driver.Times;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -124,8 +127,8 @@ class PostgresDriverTest {
         try (PostgresDriver d = PostgresTestSchema.driver(schema)) {
             assertThat(d.migrationApplied()).isEmpty();
             Migrator migrator = new Migrator(d);
-            assertThat(migrator.up()).containsExactly(1, 2);
-            assertThat(d.migrationApplied()).hasSize(2).first().satisfies(r -> {
+            assertThat(migrator.up()).containsExactly(1, 2, 3);
+            assertThat(d.migrationApplied()).hasSize(3).first().satisfies(r -> {
                 assertThat(r.name()).isEqualTo("001_create_jobs");
                 assertThat(r.appliedAt()).isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(60));
             });
@@ -156,8 +159,8 @@ class PostgresDriverTest {
             Future<List<Integer>> second = executor.submit(upB);
             List<Integer> applied = new ArrayList<>(first.get(30, TimeUnit.SECONDS));
             applied.addAll(second.get(30, TimeUnit.SECONDS));
-            assertThat(applied).containsExactlyInAnyOrder(1, 2);
-            assertThat(a.migrationApplied()).hasSize(2);
+            assertThat(applied).containsExactlyInAnyOrder(1, 2, 3);
+            assertThat(a.migrationApplied()).hasSize(3);
         }
     }
 
@@ -231,6 +234,64 @@ class PostgresDriverTest {
         assertThat(cursor.from("q")).isSameAs(ClaimCursor.START);
     }
 
+    @Test
+    void cleanerDeletesGoOnFromTheNewestFinalizedTimeTheLastOneReached() {
+        try (PostgresDriver d = db.newDriver()) {
+            new Migrator(d).up();
+            long[] first = completed(d, T0.plusSeconds(1), T0.plusSeconds(2), T0.plusSeconds(3));
+            d.leaderAttemptElect(new LeaderElectParams("leader", T0, T0.plusSeconds(3600)));
+            Lease lease = new Lease("leader", T0.plusSeconds(100));
+            assertThat(d.jobDeleteFinalized(new JobDeleteFinalizedParams(lease, JobState.COMPLETED, T0.plusSeconds(10), 2)))
+                    .isEqualTo(2);
+            assertThat(d.jobDeleteFinalized(new JobDeleteFinalizedParams(lease, JobState.COMPLETED, T0.plusSeconds(10), 2)))
+                    .isEqualTo(1);
+            assertThat(d.jobGetMany(first)).isEmpty();
+            // A job finalized behind the position (its completion written late) waits for the sweep,
+            // within a minute; one finalized after it goes at once.
+            long late = completed(d, T0.plusSeconds(2))[0];
+            long next = completed(d, T0.plusSeconds(5))[0];
+            assertThat(d.jobDeleteFinalized(new JobDeleteFinalizedParams(lease, JobState.COMPLETED, T0.plusSeconds(10), 10)))
+                    .isEqualTo(1);
+            assertThat(d.jobGet(next)).isEmpty();
+            assertThat(d.jobGet(late)).isPresent();
+        }
+    }
+
+    /** Inserts, claims and completes one job per finalized time; returns their ids. */
+    private static long[] completed(PostgresDriver d, Instant... finalizedAt) {
+        long[] ids = new long[finalizedAt.length];
+        for (int i = 0; i < finalizedAt.length; i++) {
+            ids[i] = d.jobInsertMany(List.of(new JobInsertParams("k", "{}", "done", 1, JobState.AVAILABLE, T0, T0, 25,
+                    List.of(), "{}")))[0];
+            List<JobRow> claimed = d.jobClaim(new JobClaimParams("done", 1, T0, "c"));
+            d.jobCompleteMany(JobCompleteManyParams.of(claimed, finalizedAt[i]));
+        }
+        return ids;
+    }
+
+    @Test
+    void theCleanerSweepsFromTheOldestOnceAMinuteOfRealTime() {
+        long[] now = {0};
+        CleanCursor cursor = new CleanCursor(() -> now[0]);
+        assertThat(cursor.from(JobState.COMPLETED)).isEmpty();
+        cursor.deleted(JobState.COMPLETED, Optional.empty(), Optional.of(T0));
+        assertThat(cursor.from(JobState.COMPLETED)).contains(T0);
+        assertThat(cursor.from(JobState.DISCARDED)).isEmpty();
+        now[0] = Duration.ofSeconds(59).toNanos();
+        cursor.deleted(JobState.COMPLETED, Optional.of(T0), Optional.of(T0.plusSeconds(5)));
+        // A delete that found nothing leaves the position where it was.
+        cursor.deleted(JobState.COMPLETED, Optional.of(T0.plusSeconds(5)), Optional.empty());
+        assertThat(cursor.from(JobState.COMPLETED)).contains(T0.plusSeconds(5));
+        now[0] = Duration.ofSeconds(60).toNanos();
+        assertThat(cursor.from(JobState.COMPLETED)).isEmpty();
+        // The sweep's deletes walk forward from the oldest; the next sweep is a minute after this one began.
+        cursor.deleted(JobState.COMPLETED, Optional.empty(), Optional.of(T0.plusSeconds(1)));
+        now[0] = Duration.ofSeconds(119).toNanos();
+        assertThat(cursor.from(JobState.COMPLETED)).contains(T0.plusSeconds(1));
+        now[0] = Duration.ofSeconds(120).toNanos();
+        assertThat(cursor.from(JobState.COMPLETED)).isEmpty();
+    }
+
     private static JobRow row(long id, int priority, Instant scheduledAt) {
         return new JobRow(id, "k", "{}", JobState.RUNNING, "q", priority, 1, 25, Optional.of(T0), List.of("c"),
                 T0, scheduledAt, Optional.empty(), List.of(), "{}", List.of());
@@ -275,7 +336,8 @@ class PostgresDriverTest {
                         + " VALUES ('k', 'available', now(), now(), now())")).hasMessageContaining("runnel_job_finalized_when_final");
                 try (ResultSet rs = st.executeQuery("SELECT reloptions::text FROM pg_class WHERE oid = 'runnel_job'::regclass")) {
                     rs.next();
-                    assertThat(rs.getString(1)).contains("fillfactor=90").contains("autovacuum_vacuum_scale_factor");
+                    assertThat(rs.getString(1)).contains("fillfactor=90").contains("autovacuum_vacuum_scale_factor")
+                            .contains("autovacuum_vacuum_cost_delay=0");
                 }
             }
         }
