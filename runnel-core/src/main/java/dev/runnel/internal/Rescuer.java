@@ -45,7 +45,12 @@ public final class Rescuer extends MaintenanceTicker {
     private final Clock clock;
     private final Config config;
     private final ClientHealth health;
-    private long nextSweepNanos = System.nanoTime();
+    /**
+     * When the threshold sweep, a scan of the table, next runs: a tenth of the threshold after the
+     * last one, and the first that long after start, not at once (a client that starts under load
+     * should not begin with a scan; jobs of unknown clients have waited the threshold anyway).
+     */
+    private long nextSweepNanos;
 
     public Rescuer(Driver driver, Clock clock, Config config, Leadership leadership, ClientHealth health) {
         super("rescuer", config.interval(), leadership);
@@ -53,6 +58,7 @@ public final class Rescuer extends MaintenanceTicker {
         this.clock = clock;
         this.config = config;
         this.health = health;
+        this.nextSweepNanos = System.nanoTime() + config.threshold().dividedBy(10).toNanos();
     }
 
     @Override

@@ -1,4 +1,3 @@
-DROP INDEX IF EXISTS runnel_job_finalized;
 ALTER TABLE runnel_job DROP COLUMN rescues;
 DROP TABLE IF EXISTS runnel_leader;
 DROP TABLE IF EXISTS runnel_client;

@@ -136,6 +136,22 @@ public abstract class RescueConformance extends DriverConformance {
     }
 
     @Test
+    void theLeadersSweepRescuesAJobOfAnUnregisteredClientOncePastTheThreshold() {
+        EventRecorder events = new EventRecorder();
+        long id = insert("left by an old version", InsertOptions.NONE);
+        claim("ghost", 1);
+        Runnel runnel = started(client().queue("default", 1).listener(events).jobTimeout(Duration.ZERO)
+                .rescueThreshold(Duration.ofSeconds(1)).worker(TestArgs.class, job -> {}));
+        Await.until("the client to lead", runnel::isLeader);
+        clock.advance(Duration.ofSeconds(2));
+        assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.COMPLETED);
+        JobRow row = job(id);
+        assertThat(row.attempt()).isEqualTo(2);
+        assertThat(row.attemptedBy()).containsExactly("ghost", runnel.id());
+        assertThat(row.errors()).singleElement().satisfies(e -> assertThat(e.message()).contains("not registered"));
+    }
+
+    @Test
     void theThirdRescueDiscardsAJobThatKeepsKillingItsProcess() {
         long id = insert("poison pill", InsertOptions.builder().maxAttempts(25).build());
         for (int round = 1; round <= 3; round++) {
