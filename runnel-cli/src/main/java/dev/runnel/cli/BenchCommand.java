@@ -56,18 +56,14 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (totalJobs != null && totalJobs < 1) {
-            throw new IllegalArgumentException("--num-total-jobs must be at least 1, was " + totalJobs);
+        if (totalJobs != null) {
+            Flags.atLeast("--num-total-jobs", totalJobs, 1);
         }
-        if (maxWorkers < 1 || maxWorkers > Runnel.Builder.MAX_WORKERS) {
-            throw new IllegalArgumentException("--max-workers must be between 1 and " + Runnel.Builder.MAX_WORKERS);
-        }
+        Flags.between("--max-workers", maxWorkers, 1, Runnel.Builder.MAX_WORKERS);
         if (bare && totalJobs == null) {
             throw new IllegalArgumentException("--bare needs --num-total-jobs");
         }
-        if (bareThreads < 1 || bareThreads > 1_000) {
-            throw new IllegalArgumentException("--bare-threads must be between 1 and 1000");
-        }
+        Flags.between("--bare-threads", bareThreads, 1, 1_000);
         if (totalJobs == null && duration == null && System.console() == null) {
             // Without a terminal nobody can press Ctrl-C: refuse to run forever.
             throw new IllegalArgumentException("give --num-total-jobs or --duration when not on a terminal");

@@ -56,21 +56,15 @@ final class ChurnCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (jobs < 1) {
-            throw new IllegalArgumentException("--jobs must be at least 1, was " + jobs);
-        }
-        if (batch < 1 || batch > 100_000) {
-            throw new IllegalArgumentException("--batch must be between 1 and 100000, was " + batch);
-        }
+        Flags.atLeast("--jobs", jobs, 1);
+        Flags.between("--batch", batch, 1, 100_000);
         if (retention.compareTo(Duration.ofDays(1)) > 0) {
             throw new IllegalArgumentException("--retention must be at most 1 day, was " + retention);
         }
         if (cleanerInterval.compareTo(Duration.ofMillis(100)) < 0 || cleanerInterval.compareTo(Duration.ofHours(1)) > 0) {
             throw new IllegalArgumentException("--cleaner-interval must be between 100ms and 1h, was " + cleanerInterval);
         }
-        if (maxWorkers < 1 || maxWorkers > Runnel.Builder.MAX_WORKERS) {
-            throw new IllegalArgumentException("--max-workers must be between 1 and " + Runnel.Builder.MAX_WORKERS);
-        }
+        Flags.between("--max-workers", maxWorkers, 1, Runnel.Builder.MAX_WORKERS);
         String url = database.resolved();
         if (!url.startsWith("postgres://") && !url.startsWith("postgresql://")) {
             throw new IllegalArgumentException("churn measures a Postgres table: give --database-url postgres://...");

@@ -64,18 +64,10 @@ final class DrainCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (jobs < 1) {
-            throw new IllegalArgumentException("--jobs must be at least 1, was " + jobs);
-        }
-        if (processes < 1 || processes > 64) {
-            throw new IllegalArgumentException("--processes must be between 1 and 64, was " + processes);
-        }
-        if (threads < 1 || threads > 10_000) {
-            throw new IllegalArgumentException("--threads must be between 1 and 10000, was " + threads);
-        }
-        if (warmup < 0 || warmup > 10_000_000) {
-            throw new IllegalArgumentException("--warmup must be between 0 and 10000000, was " + warmup);
-        }
+        Flags.atLeast("--jobs", jobs, 1);
+        Flags.between("--processes", processes, 1, 64);
+        Flags.between("--threads", threads, 1, 10_000);
+        Flags.between("--warmup", warmup, 0, 10_000_000);
         if (killWorkerAfter.isNegative() || killWorkerAfter.compareTo(timeout) >= 0) {
             throw new IllegalArgumentException("--kill-worker-after must be between 0 and --timeout, was " + killWorkerAfter);
         }
