@@ -269,6 +269,16 @@ public final class Runnel implements AutoCloseable {
         return driver.clientList();
     }
 
+    /** The cluster's queues: listed, paused, resumed. */
+    public Queues queues() {
+        return new Queues(driver, config.clock(), queue -> {
+            ClientRuntime r = runtime;
+            if (r != null) {
+                r.wake(queue);
+            }
+        });
+    }
+
     /** The leader's lease, if any client holds or held it. */
     public Optional<LeaderRow> leader() {
         return driver.leaderGet();

@@ -5,6 +5,7 @@ import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
+import dev.runnel.QueueRow;
 import java.sql.Connection;
 import java.time.Instant;
 import java.util.List;
@@ -151,6 +152,20 @@ public interface Driver extends AutoCloseable {
 
     /** The lease, if anyone holds or held it (check its expiry). */
     Optional<LeaderRow> leaderGet();
+
+    // ---- queues ----
+
+    /** Registers the queues a starting client works: created if new, their {@code updated_at} moved on. */
+    void queueRegister(List<String> queues, Instant now);
+
+    /** Every queue, by name. */
+    List<QueueRow> queueList();
+
+    /**
+     * Pauses or resumes a queue, or all; returns the names of the queues matched (none: no such
+     * queue). A resume wakes the clients working them where the driver can.
+     */
+    List<String> queueSetPaused(QueuePauseParams params);
 
     // ---- notifications ----
 

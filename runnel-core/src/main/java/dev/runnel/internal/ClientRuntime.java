@@ -54,11 +54,12 @@ public final class ClientRuntime {
     }
 
     /**
-     * Registers the client (throwing when it cannot, before anything else starts), then starts
+     * Registers the client and its queues (throwing when it cannot, before anything else starts), then starts
      * every service. The first election runs at once, so a lone client leads from the start.
      */
     public void start() {
         heartbeat.register();
+        driver.queueRegister(List.copyOf(config.queues().keySet()), config.clock().instant());
         heartbeat.start();
         elector.start();
         maintenance.forEach(Service::start);

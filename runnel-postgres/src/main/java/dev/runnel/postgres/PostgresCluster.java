@@ -2,10 +2,12 @@ package dev.runnel.postgres;
 
 import dev.runnel.ClientRow;
 import dev.runnel.LeaderRow;
+import dev.runnel.QueueRow;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
 import dev.runnel.driver.ClientRescuedParams;
 import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.SqlFile;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,12 +21,14 @@ import java.util.Set;
 final class PostgresCluster {
     private static final Set<String> STATEMENTS = Set.of("ClientHeartbeat", "ClientStop", "ClientList",
             "ClientListDead", "ClientMarkRescued", "ClientDeleteExpired", "LeaderAttemptElect", "LeaderResign",
-            "LeaderGet");
+            "LeaderGet", "QueueRegister", "QueueList", "QueuePause", "QueueResume");
 
+    private final PostgresSchema schema;
     private final PostgresConnections connections;
     private final SqlFile sql;
 
     PostgresCluster(PostgresSchema schema, PostgresConnections connections) {
+        this.schema = schema;
         this.connections = connections;
         this.sql = SqlFile.parse("cluster.sql", PostgresCluster.class.getResourceAsStream("cluster.sql"), STATEMENTS)
                 .withSchema(schema.quoted());
@@ -138,6 +142,58 @@ final class PostgresCluster {
                 return rs.next()
                         ? Optional.of(new LeaderRow(rs.getString(1), PostgresRows.instant(rs, 2), PostgresRows.instant(rs, 3)))
                         : Optional.<LeaderRow>empty();
+            }
+        });
+    }
+
+    void registerQueues(List<String> queues, Instant now) {
+        if (queues.isEmpty()) {
+            return;
+        }
+        connections.run("registering queues", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("QueueRegister"))) {
+                ps.setObject(1, PostgresJobs.timestamp(now));
+                ps.setObject(2, PostgresJobs.timestamp(now));
+                ps.setArray(3, c.createArrayOf("text", queues.toArray()));
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    List<QueueRow> queues() {
+        return connections.run("listing queues", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("QueueList")); ResultSet rs = ps.executeQuery()) {
+                List<QueueRow> queues = new ArrayList<>();
+                while (rs.next()) {
+                    queues.add(new QueueRow(rs.getString(1), PostgresRows.instant(rs, 2), PostgresRows.instant(rs, 3),
+                            Optional.ofNullable(PostgresRows.instant(rs, 4)), rs.getString(5)));
+                }
+                return queues;
+            }
+        });
+    }
+
+    List<String> setPaused(QueuePauseParams p) {
+        String queue = p.queue().orElse(null);
+        return connections.run(p.paused() ? "pausing queues" : "resuming queues", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get(p.paused() ? "QueuePause" : "QueueResume"))) {
+                int i = 1;
+                ps.setObject(i++, PostgresJobs.timestamp(p.now()));
+                if (p.paused()) {
+                    ps.setObject(i++, PostgresJobs.timestamp(p.now()));
+                }
+                ps.setString(i++, queue);
+                ps.setString(i++, queue);
+                if (!p.paused()) {
+                    ps.setString(i, schema.channel());
+                }
+                List<String> names = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        names.add(rs.getString(1));
+                    }
+                }
+                return names;
             }
         });
     }

@@ -8,12 +8,14 @@ import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
+import dev.runnel.QueueRow;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
 import dev.runnel.driver.ClientRescuedParams;
 import dev.runnel.driver.JobDeleteFinalizedParams;
 import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobClaimParams;
@@ -318,6 +320,23 @@ public final class PostgresDriver implements Driver {
     @Override
     public Optional<LeaderRow> leaderGet() {
         return cluster.leader();
+    }
+
+    // ---- queues ----
+
+    @Override
+    public void queueRegister(List<String> queues, Instant now) {
+        cluster.registerQueues(queues, now);
+    }
+
+    @Override
+    public List<QueueRow> queueList() {
+        return cluster.queues();
+    }
+
+    @Override
+    public List<String> queueSetPaused(QueuePauseParams params) {
+        return cluster.setPaused(params);
     }
 
     // ---- notifications ----

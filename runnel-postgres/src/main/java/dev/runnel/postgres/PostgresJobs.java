@@ -131,18 +131,19 @@ final class PostgresJobs {
         OffsetDateTime fromTime = timestamp(from.scheduledAt());
         List<JobRow> jobs = claimed(params, "claiming jobs", params.atMostOnce() ? "JobClaimAtMostOnce" : "JobClaim", ps -> {
             for (int branch = 0; branch < 2; branch++) {
-                int base = branch * 6;
+                int base = branch * 7;
                 ps.setString(base + 1, params.queue());
                 ps.setObject(base + 2, now);
                 ps.setInt(base + 3, from.priority());
                 ps.setObject(base + 4, fromTime);
                 ps.setLong(base + 5, from.id());
-                ps.setInt(base + 6, params.max());
+                ps.setString(base + 6, params.queue());
+                ps.setInt(base + 7, params.max());
             }
-            ps.setInt(13, params.max());
+            ps.setInt(15, params.max());
             if (!params.atMostOnce()) {
-                ps.setObject(14, now);
-                ps.setString(15, params.clientId());
+                ps.setObject(16, now);
+                ps.setString(17, params.clientId());
             }
         });
         cursor.claimed(params.queue(), from, jobs, params.max());

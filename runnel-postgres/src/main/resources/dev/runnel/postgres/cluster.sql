@@ -56,3 +56,31 @@ DELETE FROM {schema}.runnel_leader WHERE leader_id = ?;
 
 -- name: LeaderGet
 SELECT leader_id, elected_at, expires_at FROM {schema}.runnel_leader;
+
+-- name: QueueRegister
+-- The queues a starting client works: created, or their updated_at moved on. ?1 names, ?2 now, ?3 now.
+INSERT INTO {schema}.runnel_queue (name, created_at, updated_at)
+SELECT name, ?, ? FROM unnest(?::text[]) AS q(name)
+ON CONFLICT (name) DO UPDATE SET updated_at = excluded.updated_at;
+
+-- name: QueueList
+SELECT name, created_at, updated_at, paused_at, metadata::text FROM {schema}.runnel_queue ORDER BY name;
+
+-- name: QueuePause
+-- Pauses queue ?4 (all queues when null); a queue paused already keeps its paused_at. Returns the
+-- queues matched. ?1 now, ?2 now, ?3 and ?4 the queue or null.
+UPDATE {schema}.runnel_queue SET paused_at = coalesce(paused_at, ?), updated_at = ?
+WHERE ?::text IS NULL OR name = ?
+RETURNING name;
+
+-- name: QueueResume
+-- Resumes queue ?3 (all queues when null), and wakes the clients that work the queues matched
+-- (one notification each, on the insert channel ?4). Returns the queues matched. ?1 now, ?2 and
+-- ?3 the queue or null.
+WITH resumed AS (
+    UPDATE {schema}.runnel_queue SET paused_at = NULL, updated_at = ?
+    WHERE ?::text IS NULL OR name = ?
+    RETURNING name
+)
+SELECT name FROM resumed
+WHERE (SELECT count(pg_notify(?, r.name)) FROM resumed AS r) >= 0;

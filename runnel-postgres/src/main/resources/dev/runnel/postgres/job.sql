@@ -47,8 +47,10 @@ ORDER BY ord;
 -- then; the plan shows it "never executed" otherwise) and take jobs behind the position: one
 -- statement, so a claim can never commit one part and lose the other. Each branch locks in its
 -- own subquery, as FOR UPDATE cannot apply to a UNION. RETURNING gives no order: the driver sorts.
--- ?1 queue, ?2 now, ?3-?5 the position, ?6 batch size; ?7-?12 the same again for the branch
--- behind the position; ?13 batch size, ?14 now, ?15 client id. It returns
+-- A paused queue claims nothing: its runnel_queue row is read once per claim (an InitPlan gating
+-- the scan), not per job.
+-- ?1 queue, ?2 now, ?3-?5 the position, ?6 queue, ?7 batch size; ?8-?14 the same again for the
+-- branch behind the position; ?15 batch size, ?16 now, ?17 client id. It returns
 -- PostgresRows.decodeClaimed's columns: the queue, state, attempted_at and finalized_at are this
 -- statement's own, so not read back.
 WITH locked AS MATERIALIZED (
@@ -57,6 +59,7 @@ WITH locked AS MATERIALIZED (
             SELECT id FROM {schema}.runnel_job
             WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
               AND (priority, scheduled_at, id) > (?, ?, ?)
+              AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = ? AND q.paused_at IS NOT NULL)
             ORDER BY priority, scheduled_at, id
             LIMIT ?
             FOR UPDATE SKIP LOCKED) AS ahead
@@ -65,6 +68,7 @@ WITH locked AS MATERIALIZED (
             SELECT id FROM {schema}.runnel_job
             WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
               AND (priority, scheduled_at, id) <= (?, ?, ?)
+              AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = ? AND q.paused_at IS NOT NULL)
             ORDER BY priority, scheduled_at, id
             LIMIT ?
             FOR UPDATE SKIP LOCKED) AS behind
@@ -86,13 +90,14 @@ RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempt
 -- The at-most-once claim: the same selection, but the jobs are deleted, so that no completion
 -- write follows and a success leaves no row. A delete writes no new row version and no index
 -- entry: per row it costs about half the claim's update. The attempt returned is the one being
--- made; the caller adds itself to attempted_by. ?1-?13 as JobClaim's.
+-- made; the caller adds itself to attempted_by. ?1-?15 as JobClaim's.
 WITH locked AS MATERIALIZED (
     SELECT id FROM (
         SELECT id FROM (
             SELECT id FROM {schema}.runnel_job
             WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
               AND (priority, scheduled_at, id) > (?, ?, ?)
+              AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = ? AND q.paused_at IS NOT NULL)
             ORDER BY priority, scheduled_at, id
             LIMIT ?
             FOR UPDATE SKIP LOCKED) AS ahead
@@ -101,6 +106,7 @@ WITH locked AS MATERIALIZED (
             SELECT id FROM {schema}.runnel_job
             WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
               AND (priority, scheduled_at, id) <= (?, ?, ?)
+              AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = ? AND q.paused_at IS NOT NULL)
             ORDER BY priority, scheduled_at, id
             LIMIT ?
             FOR UPDATE SKIP LOCKED) AS behind

@@ -2,11 +2,13 @@ package dev.runnel.sqlite;
 
 import dev.runnel.ClientRow;
 import dev.runnel.LeaderRow;
+import dev.runnel.QueueRow;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
 import dev.runnel.driver.ClientRescuedParams;
 import dev.runnel.driver.JobJson;
 import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
 import java.sql.PreparedStatement;
@@ -22,7 +24,7 @@ import java.util.Set;
 final class SqliteCluster {
     private static final Set<String> STATEMENTS = Set.of("ClientHeartbeat", "ClientStop", "ClientList",
             "ClientListDead", "ClientMarkRescued", "ClientDeleteExpired", "LeaderAttemptElect", "LeaderResign",
-            "LeaderGet");
+            "LeaderGet", "QueueRegister", "QueueList", "QueuePause", "QueueResume");
 
     private final SqliteConnections connections;
     private final SqlFile sql;
@@ -134,5 +136,47 @@ final class SqliteCluster {
 
     private static LeaderRow row(ResultSet rs) throws SQLException {
         return new LeaderRow(rs.getString(1), Times.fromMicros(rs.getLong(2)), Times.fromMicros(rs.getLong(3)));
+    }
+
+    void registerQueues(List<String> queues, Instant now) {
+        if (queues.isEmpty()) {
+            return;
+        }
+        connections.write(s -> {
+            PreparedStatement ps = s.prepare(sql.get("QueueRegister"));
+            ps.setString(1, JobJson.encodeStrings(queues));
+            ps.setLong(2, Times.toMicros(now));
+            return ps.executeUpdate();
+        });
+    }
+
+    List<QueueRow> queues() {
+        return connections.read(s -> {
+            List<QueueRow> queues = new ArrayList<>();
+            try (ResultSet rs = s.prepare(sql.get("QueueList")).executeQuery()) {
+                while (rs.next()) {
+                    long paused = rs.getLong(4);
+                    Optional<Instant> pausedAt = rs.wasNull() ? Optional.empty() : Optional.of(Times.fromMicros(paused));
+                    queues.add(new QueueRow(rs.getString(1), Times.fromMicros(rs.getLong(2)),
+                            Times.fromMicros(rs.getLong(3)), pausedAt, rs.getString(5)));
+                }
+            }
+            return queues;
+        });
+    }
+
+    List<String> setPaused(QueuePauseParams p) {
+        return connections.write(s -> {
+            PreparedStatement ps = s.prepare(sql.get(p.paused() ? "QueuePause" : "QueueResume"));
+            ps.setLong(1, Times.toMicros(p.now()));
+            ps.setString(2, p.queue().orElse(null));
+            List<String> names = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    names.add(rs.getString(1));
+                }
+            }
+            return names;
+        });
     }
 }

@@ -6,6 +6,7 @@ import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.LeaderRow;
+import dev.runnel.QueueRow;
 import dev.runnel.RunnelException;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
@@ -14,6 +15,7 @@ import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobDeleteFinalizedParams;
 import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.ClaimOrder;
 import dev.runnel.driver.JobClaimParams;
@@ -550,6 +552,23 @@ public final class SqliteDriver implements Driver {
     @Override
     public Optional<LeaderRow> leaderGet() {
         return cluster.leader();
+    }
+
+    // ---- queues ----
+
+    @Override
+    public void queueRegister(List<String> queues, Instant now) {
+        cluster.registerQueues(queues, now);
+    }
+
+    @Override
+    public List<QueueRow> queueList() {
+        return cluster.queues();
+    }
+
+    @Override
+    public List<String> queueSetPaused(QueuePauseParams params) {
+        return cluster.setPaused(params);
     }
 
     // ---- reading ----

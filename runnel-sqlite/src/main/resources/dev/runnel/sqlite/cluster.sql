@@ -53,3 +53,26 @@ DELETE FROM runnel_leader WHERE leader_id = ?1;
 
 -- name: LeaderGet
 SELECT leader_id, elected_at, expires_at FROM runnel_leader;
+
+-- name: QueueRegister
+-- The queues a starting client works: created, or their updated_at moved on. ?1 names (a JSON
+-- array), ?2 now.
+INSERT INTO runnel_queue (name, created_at, updated_at)
+SELECT value, ?2, ?2 FROM json_each(?1) WHERE true
+ON CONFLICT (name) DO UPDATE SET updated_at = excluded.updated_at;
+
+-- name: QueueList
+SELECT name, created_at, updated_at, paused_at, metadata FROM runnel_queue ORDER BY name;
+
+-- name: QueuePause
+-- Pauses queue ?2 (all queues when null); a queue paused already keeps its paused_at. Returns the
+-- queues matched. ?1 now.
+UPDATE runnel_queue SET paused_at = coalesce(paused_at, ?1), updated_at = ?1
+WHERE ?2 IS NULL OR name = ?2
+RETURNING name;
+
+-- name: QueueResume
+-- Resumes queue ?2 (all queues when null). Returns the queues matched. ?1 now.
+UPDATE runnel_queue SET paused_at = NULL, updated_at = ?1
+WHERE ?2 IS NULL OR name = ?2
+RETURNING name;

@@ -32,6 +32,7 @@ SELECT last_insert_rowid();
 -- name: JobClaim
 -- One statement claims a batch and returns it. The single writer makes IN (... LIMIT) safe here.
 -- ?1 now, ?2 client id, ?3 queue, ?4 batch size. RETURNING gives no order: the driver sorts.
+-- A paused queue (runnel_queue.paused_at) claims nothing; its row is read once per claim.
 -- It returns SqliteRows.decodeClaimed's columns: queue, state, attempted_at and finalized_at are
 -- this statement's own values, so they are not read back.
 UPDATE runnel_job
@@ -44,6 +45,7 @@ SET state = 'running',
 WHERE id IN (
     SELECT id FROM runnel_job
     WHERE state = 'available' AND queue = ?3 AND scheduled_at <= ?1
+      AND NOT EXISTS (SELECT 1 FROM runnel_queue q WHERE q.name = ?3 AND q.paused_at IS NOT NULL)
     ORDER BY priority, scheduled_at, id
     LIMIT ?4)
 RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
@@ -58,6 +60,7 @@ DELETE FROM runnel_job
 WHERE id IN (
     SELECT id FROM runnel_job
     WHERE state = 'available' AND queue = ?2 AND scheduled_at <= ?1
+      AND NOT EXISTS (SELECT 1 FROM runnel_queue q WHERE q.name = ?2 AND q.paused_at IS NOT NULL)
     ORDER BY priority, scheduled_at, id
     LIMIT ?3)
 RETURNING id, kind, args, priority, attempt + 1, max_attempts, attempted_by, created_at, scheduled_at,

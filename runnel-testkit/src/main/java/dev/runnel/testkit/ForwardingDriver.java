@@ -5,6 +5,7 @@ import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
+import dev.runnel.QueueRow;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
 import dev.runnel.driver.ClientRescuedParams;
@@ -18,6 +19,7 @@ import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.Migration;
 import dev.runnel.driver.MigrationRecord;
 import dev.runnel.driver.RescuedJob;
@@ -181,6 +183,21 @@ public class ForwardingDriver implements Driver {
     @Override
     public Optional<LeaderRow> leaderGet() {
         return delegate.leaderGet();
+    }
+
+    @Override
+    public void queueRegister(List<String> queues, Instant now) {
+        delegate.queueRegister(queues, now);
+    }
+
+    @Override
+    public List<QueueRow> queueList() {
+        return delegate.queueList();
+    }
+
+    @Override
+    public List<String> queueSetPaused(QueuePauseParams params) {
+        return delegate.queueSetPaused(params);
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
+import dev.runnel.QueueRow;
 import dev.runnel.RunnelConnectException;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
@@ -19,6 +20,7 @@ import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.RescuedJob;
 import java.time.Instant;
 import java.util.List;
@@ -171,6 +173,21 @@ public final class KillableDriver extends ForwardingDriver {
     @Override
     public Optional<LeaderRow> leaderGet() {
         return alive(super::leaderGet);
+    }
+
+    @Override
+    public void queueRegister(List<String> queues, Instant now) {
+        alive(() -> super.queueRegister(queues, now));
+    }
+
+    @Override
+    public List<QueueRow> queueList() {
+        return alive(super::queueList);
+    }
+
+    @Override
+    public List<String> queueSetPaused(QueuePauseParams params) {
+        return alive(() -> super.queueSetPaused(params));
     }
 
     /** Leaves the shared driver open: the test's other clients still use it. */

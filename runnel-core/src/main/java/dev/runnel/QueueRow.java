@@ -1,0 +1,18 @@
+package dev.runnel;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * A queue as the cluster knows it: created when a client that works it first started, paused
+ * (cluster-wide, until resumed, across restarts) since {@code pausedAt} if it is.
+ *
+ * @param updatedAt when a client last started working it, or it was last paused or resumed
+ * @param metadata a JSON object
+ */
+public record QueueRow(String name, Instant createdAt, Instant updatedAt, Optional<Instant> pausedAt, String metadata) {
+    /** Whether it is paused: no client claims its jobs until it is resumed. */
+    public boolean paused() {
+        return pausedAt.isPresent();
+    }
+}

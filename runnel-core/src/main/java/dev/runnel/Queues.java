@@ -1,0 +1,71 @@
+package dev.runnel;
+
+import dev.runnel.driver.Driver;
+import dev.runnel.driver.QueuePauseParams;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The cluster's queues, from any client (one that only inserts, too): listed, paused and resumed.
+ * A pause holds for every client until resumed, survives restarts, and takes effect at each
+ * client's next claim: a paused queue fetches nothing, and its running jobs finish. A resume
+ * wakes clients that work the queue (on Postgres by notification; elsewhere they poll, within
+ * their poll interval). A queue exists once a client that works it has started. Handed out by
+ * {@link Runnel#queues()}.
+ */
+public final class Queues {
+    private final Driver driver;
+    private final Clock clock;
+    private final Consumer<String> wake;
+
+    Queues(Driver driver, Clock clock, Consumer<String> wake) {
+        this.driver = driver;
+        this.clock = clock;
+        this.wake = wake;
+    }
+
+    /** Every queue, by name. */
+    public List<QueueRow> list() {
+        return driver.queueList();
+    }
+
+    /** The queue named {@code name}, if it exists. */
+    public Optional<QueueRow> get(String name) {
+        InsertOptions.validateQueue(name);
+        return list().stream().filter(q -> q.name().equals(name)).findFirst();
+    }
+
+    /** Pauses queue {@code name}; throws {@link NotFoundException} when there is no such queue. */
+    public void pause(String name) {
+        change(Optional.of(InsertOptions.validateQueue(name)), true);
+    }
+
+    /** Resumes queue {@code name}; throws {@link NotFoundException} when there is no such queue. */
+    public void resume(String name) {
+        change(Optional.of(InsertOptions.validateQueue(name)), false);
+    }
+
+    /** Pauses every queue; returns how many there are. */
+    public int pauseAll() {
+        return change(Optional.empty(), true).size();
+    }
+
+    /** Resumes every queue; returns how many there are. */
+    public int resumeAll() {
+        return change(Optional.empty(), false).size();
+    }
+
+    private List<String> change(Optional<String> queue, boolean paused) {
+        List<String> matched = driver.queueSetPaused(new QueuePauseParams(queue, paused, clock.instant()));
+        if (queue.isPresent() && matched.isEmpty()) {
+            throw new NotFoundException("no queue named " + queue.get() + ": a queue exists once a client that works"
+                    + " it has started");
+        }
+        if (!paused) {
+            matched.forEach(wake);
+        }
+        return matched;
+    }
+}
