@@ -5,6 +5,7 @@ module dev.runnel.cli {
     requires dev.runnel.postgres;
     requires dev.runnel.bench;
     requires info.picocli;
+    requires com.fasterxml.jackson.databind;
     requires org.slf4j;
 
     opens dev.runnel.cli to info.picocli;

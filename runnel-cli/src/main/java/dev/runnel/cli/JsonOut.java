@@ -1,0 +1,100 @@
+package dev.runnel.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.runnel.JobCount;
+import dev.runnel.JobError;
+import dev.runnel.JobRow;
+import dev.runnel.QueueRow;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** The commands' JSON: jobs and queues as a machine reads them, args and metadata as stored. */
+final class JsonOut {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private JsonOut() {}
+
+    static ObjectNode job(JobRow job) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("id", job.id());
+        node.put("kind", job.kind());
+        node.put("queue", job.queue());
+        node.put("state", job.state().dbName());
+        node.put("priority", job.priority());
+        node.put("attempt", job.attempt());
+        node.put("max_attempts", job.maxAttempts());
+        node.set("args", raw(job.args()));
+        node.put("created_at", job.createdAt().toString());
+        node.put("scheduled_at", job.scheduledAt().toString());
+        time(node, "attempted_at", job.attemptedAt());
+        time(node, "finalized_at", job.finalizedAt());
+        ArrayNode by = node.putArray("attempted_by");
+        job.attemptedBy().forEach(by::add);
+        ArrayNode errors = node.putArray("errors");
+        for (JobError e : job.errors()) {
+            ObjectNode error = errors.addObject();
+            error.put("attempt", e.attempt());
+            error.put("at", e.at().toString());
+            error.put("error", e.message());
+            error.put("trace", e.trace());
+        }
+        node.set("metadata", raw(job.metadata()));
+        ArrayNode tags = node.putArray("tags");
+        job.tags().forEach(tags::add);
+        return node;
+    }
+
+    static ArrayNode jobs(List<JobRow> jobs) {
+        ArrayNode array = MAPPER.createArrayNode();
+        jobs.forEach(j -> array.add(job(j)));
+        return array;
+    }
+
+    /** Queues with their jobs counted by state. */
+    static ArrayNode queues(List<QueueRow> queues, List<JobCount> counts) {
+        ArrayNode array = MAPPER.createArrayNode();
+        for (QueueRow q : queues) {
+            ObjectNode node = array.addObject();
+            node.put("name", q.name());
+            node.put("paused", q.paused());
+            time(node, "paused_at", q.pausedAt());
+            node.put("created_at", q.createdAt().toString());
+            node.put("updated_at", q.updatedAt().toString());
+            ObjectNode byState = node.putObject("jobs");
+            counts.stream().filter(c -> c.queue().equals(q.name()))
+                    .forEach(c -> byState.put(c.state().dbName(), c.count()));
+            node.set("metadata", raw(q.metadata()));
+        }
+        return array;
+    }
+
+    static String text(JsonNode node) {
+        try {
+            return MAPPER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void time(ObjectNode node, String field, Optional<Instant> at) {
+        if (at.isPresent()) {
+            node.put(field, at.get().toString());
+        } else {
+            node.putNull(field);
+        }
+    }
+
+    /** A stored JSON value as JSON; as a string if it does not parse (it always should). */
+    private static JsonNode raw(String json) {
+        try {
+            return MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            return MAPPER.getNodeFactory().textNode(json);
+        }
+    }
+}

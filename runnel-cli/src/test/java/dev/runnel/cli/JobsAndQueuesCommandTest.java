@@ -1,0 +1,125 @@
+package dev.runnel.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.runnel.InsertOptions;
+import dev.runnel.JobArgs;
+import dev.runnel.Runnel;
+import dev.runnel.sqlite.SqliteDriver;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code runnel jobs} and {@code runnel queues} on a real SQLite file that a client has worked. */
+class JobsAndQueuesCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    record Task(String name) implements JobArgs {
+        @Override
+        public String kind() {
+            return "task";
+        }
+    }
+
+    @TempDir
+    Path dir;
+
+    record Result(int code, String out, String err) {}
+
+    private Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        String[] all = new String[args.length + 2];
+        System.arraycopy(args, 0, all, 0, args.length);
+        all[args.length] = "--database-url";
+        all[args.length + 1] = "sqlite://" + dir.resolve("x.db");
+        int code = Main.run(all, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    /** Two jobs completed in queue "default", one waiting in "reports", one failing. */
+    private long[] seed() throws Exception {
+        try (Runnel runnel = Runnel.builder().driver(SqliteDriver.open(dir.resolve("x.db"))).autoMigrate(true)
+                .queue("default", 2).worker(Task.class, job -> {
+                    if (job.args().name().equals("broken")) {
+                        throw new IllegalStateException("it broke");
+                    }
+                }).build()) {
+            runnel.start();
+            long a = runnel.insert(new Task("a"));
+            long broken = runnel.insert(new Task("broken"));
+            long later = runnel.insert(new Task("later"), InsertOptions.builder().queue("reports").build());
+            for (int i = 0; i < 200 && runnel.jobGet(broken).orElseThrow().attempt() == 0; i++) {
+                Thread.sleep(10);
+            }
+            runnel.stop(Duration.ofSeconds(5));
+            return new long[] {a, broken, later};
+        }
+    }
+
+    @Test
+    void jobsListFiltersAndPrintsJsonOrATable() throws Exception {
+        long[] ids = seed();
+        Result json = run("jobs", "list", "--state", "available", "--json");
+        assertThat(json.code()).isZero();
+        JsonNode available = JSON.readTree(json.out());
+        assertThat(available).hasSize(1);
+        assertThat(available.get(0).get("id").asLong()).isEqualTo(ids[2]);
+        assertThat(available.get(0).get("args").get("name").asText()).isEqualTo("later");
+        assertThat(available.get(0).get("queue").asText()).isEqualTo("reports");
+
+        JsonNode page = JSON.readTree(run("jobs", "list", "--queue", "default", "--limit", "1", "--json").out());
+        assertThat(page).hasSize(1);
+        assertThat(page.get(0).get("id").asLong()).isEqualTo(ids[0]);
+        JsonNode next = JSON.readTree(run("jobs", "list", "--queue", "default", "--after", String.valueOf(ids[0]),
+                "--json").out());
+        assertThat(next.get(0).get("id").asLong()).isEqualTo(ids[1]);
+        assertThat(next.get(0).get("errors").get(0).get("error").asText()).contains("it broke");
+
+        Result table = run("jobs", "list", "--state", "completed,retryable");
+        assertThat(table.out().lines().findFirst().orElseThrow()).startsWith("ID").contains("STATE");
+        assertThat(table.out()).contains("completed").contains("retryable").contains("it broke").doesNotContain("later");
+
+        Result bad = run("jobs", "list", "--state", "lost");
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err()).contains("--state").contains("lost");
+    }
+
+    @Test
+    void jobsGetShowsAJobAndExitsOneForOneThatDoesNotExist() throws Exception {
+        long[] ids = seed();
+        Result got = run("jobs", "get", String.valueOf(ids[1]));
+        assertThat(got.code()).isZero();
+        assertThat(got.out()).contains("job " + ids[1]).contains("it broke").contains("IllegalStateException");
+        assertThat(JSON.readTree(run("jobs", "get", String.valueOf(ids[0]), "--json").out()).get("state").asText())
+                .isEqualTo("completed");
+        Result missing = run("jobs", "get", "987654321");
+        assertThat(missing.code()).isEqualTo(1);
+        assertThat(missing.err().lines().count()).isEqualTo(1);
+        assertThat(missing.err()).contains("no job 987654321");
+    }
+
+    @Test
+    void queuesPauseListResume() throws Exception {
+        seed();
+        assertThat(run("queues", "pause", "default").out()).contains("paused default");
+        JsonNode queues = JSON.readTree(run("queues", "list", "--json").out());
+        assertThat(queues).hasSize(1);
+        assertThat(queues.get(0).get("name").asText()).isEqualTo("default");
+        assertThat(queues.get(0).get("paused").asBoolean()).isTrue();
+        assertThat(queues.get(0).get("jobs").get("completed").asLong()).isEqualTo(1);
+        assertThat(run("queues", "list").out()).contains("paused since");
+        assertThat(run("queues", "resume", "--all").out()).contains("resumed 1 queues");
+        assertThat(JSON.readTree(run("queues", "list", "--json").out()).get(0).get("paused").asBoolean()).isFalse();
+        Result missing = run("queues", "pause", "ghost");
+        assertThat(missing.code()).isEqualTo(1);
+        assertThat(missing.err()).contains("no queue named ghost");
+        Result neither = run("queues", "pause");
+        assertThat(neither.code()).isEqualTo(2);
+    }
+}
