@@ -269,6 +269,16 @@ public final class Runnel implements AutoCloseable {
         return driver.clientList();
     }
 
+    /** Jobs to cancel, retry or delete, one or by query. */
+    public Jobs jobs() {
+        return new Jobs(driver, config.clock(), () -> {
+            ClientRuntime r = runtime;
+            if (r != null) {
+                r.checkCancels();
+            }
+        });
+    }
+
     /** The cluster's queues: listed, paused, resumed. */
     public Queues queues() {
         return new Queues(driver, config.clock(), queue -> {

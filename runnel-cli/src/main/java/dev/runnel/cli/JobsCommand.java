@@ -23,7 +23,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code runnel jobs list|get}. */
 @Command(name = "jobs", mixinStandardHelpOptions = true, description = "List and inspect jobs.",
-        subcommands = {JobsCommand.ListJobs.class, JobsCommand.Get.class})
+        subcommands = {JobsCommand.ListJobs.class, JobsCommand.Get.class, JobsCommand.Cancel.class,
+                JobsCommand.Retry.class, JobsCommand.Delete.class})
 final class JobsCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "A page of jobs by ascending id.")
@@ -139,6 +140,61 @@ final class JobsCommand {
                 }
             }
             return 0;
+        }
+    }
+
+    /** A change to jobs named by id: each is applied in turn, and the first that fails ends the command. */
+    abstract static class Change implements Callable<Integer> {
+        @Mixin
+        DatabaseOption database;
+
+        @Parameters(arity = "1..*", paramLabel = "ID", description = "The jobs' ids.")
+        List<Long> ids;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (Runnel runnel = QueuesCommand.client(database)) {
+                for (long id : ids) {
+                    out.println(apply(runnel.jobs(), id));
+                }
+            }
+            return 0;
+        }
+
+        /** Applies the change to job {@code id}; returns the line to print. */
+        abstract String apply(dev.runnel.Jobs jobs, long id);
+    }
+
+    @Command(name = "cancel", mixinStandardHelpOptions = true,
+            description = "Cancel jobs: final at once if not running; a running one is interrupted by its client.")
+    static final class Cancel extends Change {
+        @Override
+        String apply(dev.runnel.Jobs jobs, long id) {
+            JobRow j = jobs.cancel(id);
+            return j.state() == JobState.RUNNING ? "job " + id + ": running; its client is told to cancel it"
+                    : "job " + id + ": " + j.state().dbName();
+        }
+    }
+
+    @Command(name = "retry", mixinStandardHelpOptions = true,
+            description = "Make jobs that are not running available now, their attempts kept.")
+    static final class Retry extends Change {
+        @Override
+        String apply(dev.runnel.Jobs jobs, long id) {
+            return "job " + id + ": " + jobs.retry(id).state().dbName();
+        }
+    }
+
+    @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete jobs that are not running.")
+    static final class Delete extends Change {
+        @Override
+        String apply(dev.runnel.Jobs jobs, long id) {
+            jobs.delete(id);
+            return "job " + id + ": deleted";
         }
     }
 }

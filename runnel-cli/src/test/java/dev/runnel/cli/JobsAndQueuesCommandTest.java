@@ -122,4 +122,17 @@ class JobsAndQueuesCommandTest {
         Result neither = run("queues", "pause");
         assertThat(neither.code()).isEqualTo(2);
     }
+
+    @Test
+    void jobsCancelRetryDelete() throws Exception {
+        long[] ids = seed();
+        assertThat(run("jobs", "cancel", String.valueOf(ids[2])).out()).contains("job " + ids[2] + ": cancelled");
+        assertThat(run("jobs", "retry", String.valueOf(ids[2]), String.valueOf(ids[0])).out())
+                .contains("job " + ids[2] + ": available").contains("job " + ids[0] + ": available");
+        assertThat(run("jobs", "delete", String.valueOf(ids[1])).out()).contains("deleted");
+        Result gone = run("jobs", "delete", String.valueOf(ids[1]));
+        assertThat(gone.code()).isEqualTo(1);
+        assertThat(gone.err()).contains("no job " + ids[1]);
+        assertThat(run("jobs", "cancel").code()).isEqualTo(2);
+    }
 }

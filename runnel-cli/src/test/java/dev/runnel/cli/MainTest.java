@@ -131,11 +131,11 @@ class MainTest {
         String url = "sqlite://" + dir.resolve("m.db");
         Result up = run("migrate", "up", "--database-url", url);
         assertThat(up.code()).isZero();
-        assertThat(up.out()).contains("applied [1, 2]");
+        assertThat(up.out()).containsPattern("applied \\[1(, \\d+)*\\], now at version \\d+");
         assertThat(run("migrate", "list", "--database-url", url).out()).contains("001_create_jobs").contains("applied");
         assertThat(run("migrate", "sql", "--database-url", url).out()).contains("CREATE TABLE runnel_job");
         Result down = run("migrate", "down", "--database-url", url);
-        assertThat(down.out()).contains("reverted [2]");
+        assertThat(down.out()).containsPattern("reverted \\[\\d+\\]");
         assertThat(run("migrate", "list", "--database-url", url).out()).contains("pending");
     }
 

@@ -124,6 +124,27 @@ public interface Driver extends AutoCloseable {
     /** Deletes final jobs past their retention (see {@link JobDeleteFinalizedParams}); returns how many. */
     int jobDeleteFinalized(JobDeleteFinalizedParams params);
 
+    // ---- administration ----
+
+    /**
+     * Cancels jobs (see {@link JobCancelParams}): one not running becomes cancelled at once, a
+     * running one is marked for its client to interrupt (and told, where the driver can), a final
+     * one is left alone. Returns the ids changed.
+     */
+    long[] jobCancelMany(JobCancelParams params);
+
+    /** Of the running jobs {@code ids} (this client's), those whose cancel was requested. */
+    long[] jobCancelRequested(long[] ids);
+
+    /**
+     * Makes jobs that are not running available at {@code now}, attempts kept (one more allowed
+     * when out of them), and wakes their queues where the driver can. Returns the ids changed.
+     */
+    long[] jobRetryMany(long[] ids, Instant now);
+
+    /** Deletes jobs that are not running; returns the ids deleted. */
+    long[] jobDeleteMany(long[] ids);
+
     // ---- clients and the leader ----
 
     /** Registers a client, or renews its heartbeat. */

@@ -29,6 +29,7 @@ public final class ClientRuntime {
     private final Map<String, Producer> producers = new LinkedHashMap<>();
     private final Completer completer;
     private final DeadlineWatcher deadlines;
+    private final CancelWatcher cancels;
     private AutoCloseable insertSubscription;
 
     public ClientRuntime(ClientConfig config, Driver driver) {
@@ -51,6 +52,7 @@ public final class ClientRuntime {
                 q.maxWorkers(), config.fetchPollInterval(), config.fetchCooldown(), config.clientId(), q.atMostOnce()),
                 driver, runner, completer, config.clock(), claimClock)));
         this.deadlines = new DeadlineWatcher(List.copyOf(producers.values()));
+        this.cancels = new CancelWatcher(driver, List.copyOf(producers.values()));
     }
 
     /**
@@ -65,9 +67,10 @@ public final class ClientRuntime {
         maintenance.forEach(Service::start);
         completer.start();
         deadlines.start();
+        cancels.start();
         producers.values().forEach(Producer::start);
         if (driver.supportsListenNotify() && !producers.isEmpty()) {
-            insertSubscription = driver.listenInserts(this::wake);
+            insertSubscription = driver.listenInserts(this::notified);
         }
     }
 
@@ -90,9 +93,28 @@ public final class ClientRuntime {
             Thread.currentThread().interrupt();
         }
         deadlines.stop();
+        cancels.stop();
         completer.stop();
         elector.stop();
         heartbeat.stop();
+    }
+
+    /**
+     * A notification on the insert channel: a queue name (jobs were inserted, scheduled, retried or
+     * resumed there), or a control message, which starts with a control character (no queue name
+     * holds one): a cancel was requested somewhere.
+     */
+    private void notified(String payload) {
+        if (!payload.isEmpty() && Character.isISOControl(payload.charAt(0))) {
+            cancels.wakeUp();
+        } else {
+            wake(payload);
+        }
+    }
+
+    /** Looks for cancels requested of this client's running jobs now (an in-process cancel needs no notification). */
+    public void checkCancels() {
+        cancels.wakeUp();
     }
 
     /** Wakes the producer of {@code queue}, if this client works it. */

@@ -156,6 +156,9 @@ public final class JobRunner {
         if (running.cause() == RunningJob.Cause.STOP) {
             return Outcome.interrupted(row, now, error, runTime);
         }
+        if (running.cause() == RunningJob.Cause.CANCEL) {
+            return Outcome.cancelled(row, now, error, runTime);
+        }
         Duration delay;
         try {
             delay = worker.retryDelay(job).orElseGet(() -> policyDelay(row.attempt()));

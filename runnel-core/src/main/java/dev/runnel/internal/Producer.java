@@ -92,6 +92,11 @@ public final class Producer implements Service {
         return running.values();
     }
 
+    /** Adds the attempts in flight to {@code into}, by job id. */
+    void runningById(java.util.Map<Long, RunningJob> into) {
+        into.putAll(running);
+    }
+
     /** Cancels every attempt in flight because the client is stopping. */
     public void cancelRunning(String reason) {
         for (RunningJob job : running.values()) {

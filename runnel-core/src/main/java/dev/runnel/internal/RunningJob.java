@@ -8,8 +8,12 @@ import java.util.Optional;
 
 /** One attempt in flight: the context a worker sees, and the handle the runtime cancels it by. */
 public final class RunningJob implements JobContext {
-    /** Why an attempt was cancelled; decides how its outcome is recorded. */
-    public enum Cause { TIMEOUT, STOP }
+    /**
+     * Why an attempt was cancelled; decides how its outcome is recorded: a timeout is a failure
+     * (retried), a stop sends the job back without using the attempt, a cancel requested from
+     * anywhere ends it cancelled.
+     */
+    public enum Cause { TIMEOUT, STOP, CANCEL }
 
     final JobRow row;
     final long startNanos = System.nanoTime();

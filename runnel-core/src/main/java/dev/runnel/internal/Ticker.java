@@ -15,6 +15,8 @@ public abstract class Ticker implements Service {
     private final String name;
     private final Duration interval;
     private volatile boolean stopping;
+    /** Set by {@link #wakeUp()}: the wait for the next tick ends early. */
+    private volatile boolean woken;
     private Thread thread;
 
     protected Ticker(String name, Duration interval) {
@@ -29,6 +31,18 @@ public abstract class Ticker implements Service {
     public synchronized void start() {
         if (thread == null) {
             thread = Thread.ofPlatform().name("runnel-" + name).daemon().start(this::loop);
+        }
+    }
+
+    /** Runs the next tick now rather than at the end of the interval. */
+    public void wakeUp() {
+        woken = true;
+        Thread t;
+        synchronized (this) {
+            t = thread;
+        }
+        if (t != null) {
+            LockSupport.unpark(t);
         }
     }
 
@@ -61,10 +75,11 @@ public abstract class Ticker implements Service {
             if (!again) {
                 long end = System.nanoTime() + interval.toNanos();
                 long left;
-                while (!stopping && (left = end - System.nanoTime()) > 0) {
+                while (!stopping && !woken && (left = end - System.nanoTime()) > 0) {
                     LockSupport.parkNanos(left);
                 }
             }
+            woken = false;
         }
     }
 }

@@ -18,6 +18,7 @@ import dev.runnel.driver.LeaderElectParams;
 import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobInsertParams;
@@ -114,6 +115,7 @@ public final class PostgresDriver implements Driver {
     private final PostgresConnections connections;
     private final PostgresJobs jobs;
     private final PostgresCluster cluster;
+    private final PostgresAdmin admin;
     private final PostgresMigrations migrations;
     private final PostgresListener.ConnectionSource listenerSource;
     private final DataSource dataSource;
@@ -128,6 +130,7 @@ public final class PostgresDriver implements Driver {
                 description + " (schema " + schema + ")", where, direct);
         this.jobs = new PostgresJobs(schema, connections);
         this.cluster = new PostgresCluster(schema, connections);
+        this.admin = new PostgresAdmin(schema, connections);
         this.migrations = new PostgresMigrations(schema, connections);
         this.listenerSource = listenerSource;
         this.dataSource = dataSource;
@@ -273,6 +276,28 @@ public final class PostgresDriver implements Driver {
     @Override
     public int jobDeleteFinalized(JobDeleteFinalizedParams params) {
         return jobs.deleteFinalized(params);
+    }
+
+    // ---- administration ----
+
+    @Override
+    public long[] jobCancelMany(JobCancelParams params) {
+        return admin.cancelMany(params);
+    }
+
+    @Override
+    public long[] jobCancelRequested(long[] ids) {
+        return admin.cancelRequested(ids);
+    }
+
+    @Override
+    public long[] jobRetryMany(long[] ids, Instant now) {
+        return admin.retryMany(ids, now);
+    }
+
+    @Override
+    public long[] jobDeleteMany(long[] ids) {
+        return admin.deleteMany(ids);
     }
 
     // ---- clients and the leader ----

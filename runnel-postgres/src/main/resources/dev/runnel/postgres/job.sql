@@ -149,13 +149,18 @@ RETURNING j.id;
 -- name: JobSetStateMany
 -- Every other outcome, one statement per batch, for jobs still running in the attempt the outcome
 -- belongs to (as JobCompleteMany). A null scheduled_at leaves the job's as it is; a null error
--- appends nothing. The ids written come back.
+-- appends nothing. A job whose cancel was requested while it ran ends cancelled, at the request's
+-- time, whatever else its attempt ended in short of completing: the request may have reached its
+-- client only after the worker had failed. The ids written come back.
 -- ?1 ids, ?2 attempts, ?3 attempted_at us, ?4 client ids, ?5 states, ?6 scheduled_at us,
 -- ?7 finalized_at us, ?8 errors (JSON objects), ?9 attempt deltas.
 UPDATE {schema}.runnel_job j
-SET state = batch.state::{schema}.runnel_job_state,
+SET state = CASE WHEN j.cancel_requested_at IS NOT NULL AND batch.state IN ('available', 'scheduled', 'retryable')
+                 THEN 'cancelled' ELSE batch.state END::{schema}.runnel_job_state,
     scheduled_at = coalesce(timestamptz 'epoch' + batch.scheduled_at * interval '1 microsecond', j.scheduled_at),
-    finalized_at = timestamptz 'epoch' + batch.finalized_at * interval '1 microsecond',
+    finalized_at = CASE WHEN j.cancel_requested_at IS NOT NULL AND batch.state IN ('available', 'scheduled', 'retryable')
+                        THEN j.cancel_requested_at
+                        ELSE timestamptz 'epoch' + batch.finalized_at * interval '1 microsecond' END,
     attempt = j.attempt + batch.attempt_delta,
     errors = CASE WHEN batch.error IS NULL THEN j.errors ELSE array_append(j.errors, batch.error::jsonb) END
 FROM unnest(?::bigint[], ?::integer[], ?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[],

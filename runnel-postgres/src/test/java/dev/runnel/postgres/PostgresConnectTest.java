@@ -218,7 +218,7 @@ class PostgresConnectTest {
         String schema = db.create();
         try (PostgresDriver d = PostgresDriver.builder().url(PostgresTestSchema.URL).schema(schema).maxPoolSize(1)
                 .socketTimeout(Duration.ofSeconds(1)).build()) {
-            assertThat(migrateWhileLocked(d, schema, null)).containsExactly(1, 2, 3);
+            assertThat(migrateWhileLocked(d, schema, null)).isEqualTo(PostgresDriverTest.allVersions(new Migrator(d)));
             try (Connection c = d.dataSource().getConnection()) {
                 assertThat(c.getNetworkTimeout()).isEqualTo(1_000);
             }
@@ -233,7 +233,8 @@ class PostgresConnectTest {
         try (Connection physical = DriverManager.getConnection(TEST.jdbcUrl(), props);
                 PostgresDriver d = PostgresDriver.builder().dataSource(singleConnection(physical)).schema(schema).build()) {
             assertThat(physical.getNetworkTimeout()).isEqualTo(1_000);
-            assertThat(migrateWhileLocked(d, schema, () -> physical.getNetworkTimeout())).containsExactly(1, 2, 3);
+            assertThat(migrateWhileLocked(d, schema, () -> physical.getNetworkTimeout()))
+                    .isEqualTo(PostgresDriverTest.allVersions(new Migrator(d)));
             assertThat(physical.getNetworkTimeout()).isEqualTo(1_000);
         }
     }

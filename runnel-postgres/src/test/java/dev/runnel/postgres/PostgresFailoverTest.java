@@ -87,6 +87,32 @@ class PostgresFailoverTest {
     }
 
     @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void aCancelFromThisProcessInterruptsAJobRunningInAnotherAtOnce() throws Exception {
+        String schema = db.create();
+        try (Runnel operator = Runnel.builder().driver(PostgresTestSchema.driver(schema)).autoMigrate(true).build();
+                DrainWorkerProcess child = DrainWorkerProcess.start(dir, "busy", PostgresTestSchema.URL, schema, "slow", 1,
+                        CHILD_MAX_LIFE, Duration.ofMinutes(1), true)) {
+            child.awaitLine("READY", CHILD_READY);
+            long id = operator.insert(new DrainJob(1), InsertOptions.builder().queue("slow").build());
+            child.send("GO");
+            Await.until("the child to run the job", SETTLE,
+                    () -> operator.jobGet(id).orElseThrow().state() == JobState.RUNNING);
+            long begin = System.nanoTime();
+            assertThat(operator.jobs().cancel(id).state()).isEqualTo(JobState.RUNNING);
+            Await.until("the job to end cancelled", SETTLE,
+                    () -> operator.jobGet(id).orElseThrow().state() == JobState.CANCELLED);
+            Duration took = Duration.ofNanos(System.nanoTime() - begin);
+            System.out.printf("PostgresFailoverTest: a job running in another JVM was cancelled in %d ms%n", took.toMillis());
+            // By notification, well within the poll that backs it up.
+            assertThat(took).isLessThan(Duration.ofSeconds(5));
+            assertThat(operator.jobGet(id).orElseThrow().lastError().orElseThrow().message())
+                    .contains("cancelled by an operator");
+            child.stopAndReadIds(Duration.ofSeconds(30));
+        }
+    }
+
+    @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void aJobThatKillsEveryProcessRunningItIsDiscardedAtItsThirdRescue() throws Exception {
         String schema = db.create();

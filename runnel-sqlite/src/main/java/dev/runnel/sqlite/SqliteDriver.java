@@ -18,6 +18,7 @@ import dev.runnel.driver.LeaderElectParams;
 import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.ClaimOrder;
+import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobInsertParams;
@@ -67,6 +68,7 @@ public final class SqliteDriver implements Driver {
     private final List<Migration> migrations;
     private final SqliteConnections connections;
     private final SqliteCluster cluster;
+    private final SqliteAdmin admin;
 
     private SqliteDriver(String jdbcUrl, String description, boolean memory, int readers, Duration busyTimeout) {
         this.sql = SqlFile.parse("job.sql", SqliteDriver.class.getResourceAsStream("job.sql"), JOB_STATEMENTS);
@@ -75,6 +77,7 @@ public final class SqliteDriver implements Driver {
         this.migrations = MigrationFiles.load(name -> SqliteDriver.class.getResourceAsStream("migration/" + name));
         this.connections = new SqliteConnections(jdbcUrl, description, memory, readers, busyTimeout);
         this.cluster = new SqliteCluster(connections);
+        this.admin = new SqliteAdmin(connections);
     }
 
     /** Opens (creating if needed) the database file at {@code file}. */
@@ -505,6 +508,28 @@ public final class SqliteDriver implements Driver {
         try (ResultSet rs = probe.executeQuery()) {
             return rs.next() ? new long[] {rs.getLong(1), rs.getLong(2)} : null;
         }
+    }
+
+    // ---- administration ----
+
+    @Override
+    public long[] jobCancelMany(JobCancelParams params) {
+        return admin.cancelMany(params);
+    }
+
+    @Override
+    public long[] jobCancelRequested(long[] ids) {
+        return admin.cancelRequested(ids);
+    }
+
+    @Override
+    public long[] jobRetryMany(long[] ids, Instant now) {
+        return admin.retryMany(ids, now);
+    }
+
+    @Override
+    public long[] jobDeleteMany(long[] ids) {
+        return admin.deleteMany(ids);
     }
 
     // ---- clients and the leader ----

@@ -92,11 +92,14 @@ RETURNING runnel_job.id;
 
 -- name: JobSetState
 -- Any other outcome of a job still running in the attempt ?7 started at ?8 by client ?9. ?3
--- scheduled_at and ?6 error may be null (left as they are).
+-- scheduled_at and ?6 error may be null (left as they are). A job whose cancel was requested while
+-- it ran ends cancelled, at the request's time (see the Postgres statement).
 UPDATE runnel_job
-SET state = ?2,
+SET state = CASE WHEN cancel_requested_at IS NOT NULL AND ?2 IN ('available', 'scheduled', 'retryable')
+                 THEN 'cancelled' ELSE ?2 END,
     scheduled_at = coalesce(?3, scheduled_at),
-    finalized_at = ?4,
+    finalized_at = CASE WHEN cancel_requested_at IS NOT NULL AND ?2 IN ('available', 'scheduled', 'retryable')
+                        THEN cancel_requested_at ELSE ?4 END,
     attempt = attempt + ?5,
     errors = CASE WHEN ?6 IS NULL THEN errors ELSE json_insert(coalesce(errors, '[]'), '$[#]', json(?6)) END
 WHERE id = ?1 AND state = 'running' AND attempt = ?7 AND attempted_at = ?8 AND attempted_by ->> '$[#-1]' = ?9;

@@ -10,6 +10,7 @@ import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
 import dev.runnel.driver.ClientRescuedParams;
 import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobDeleteFinalizedParams;
@@ -138,6 +139,26 @@ public class ForwardingDriver implements Driver {
     @Override
     public List<JobCount> jobCountByState() {
         return delegate.jobCountByState();
+    }
+
+    @Override
+    public long[] jobCancelMany(JobCancelParams params) {
+        return delegate.jobCancelMany(params);
+    }
+
+    @Override
+    public long[] jobCancelRequested(long[] ids) {
+        return delegate.jobCancelRequested(ids);
+    }
+
+    @Override
+    public long[] jobRetryMany(long[] ids, Instant now) {
+        return delegate.jobRetryMany(ids, now);
+    }
+
+    @Override
+    public long[] jobDeleteMany(long[] ids) {
+        return delegate.jobDeleteMany(ids);
     }
 
     @Override

@@ -11,6 +11,7 @@ import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
 import dev.runnel.driver.ClientRescuedParams;
 import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobDeleteFinalizedParams;
@@ -128,6 +129,26 @@ public final class KillableDriver extends ForwardingDriver {
     @Override
     public List<JobCount> jobCountByState() {
         return alive(super::jobCountByState);
+    }
+
+    @Override
+    public long[] jobCancelMany(JobCancelParams params) {
+        return alive(() -> super.jobCancelMany(params));
+    }
+
+    @Override
+    public long[] jobCancelRequested(long[] ids) {
+        return alive(() -> super.jobCancelRequested(ids));
+    }
+
+    @Override
+    public long[] jobRetryMany(long[] ids, Instant now) {
+        return alive(() -> super.jobRetryMany(ids, now));
+    }
+
+    @Override
+    public long[] jobDeleteMany(long[] ids) {
+        return alive(() -> super.jobDeleteMany(ids));
     }
 
     @Override

@@ -1,0 +1,120 @@
+package dev.runnel;
+
+import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobCancelParams;
+import dev.runnel.internal.CancelWatcher;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Operating on jobs, from any client (one that only inserts, too): cancel, retry and delete, one
+ * job or every job a query matches. Handed out by {@link Runnel#jobs()}.
+ *
+ * <p>A cancelled job that was not running is final at once. One that is running is marked, and
+ * the client running it, in whatever process, is told (on Postgres by notification; elsewhere it
+ * finds out within {@link dev.runnel.internal.CancelWatcher#POLL}): the worker sees
+ * {@link Job#isCancelled()} and is interrupted, and the job ends cancelled, even if the worker
+ * then throws; only a worker that completes anyway completes it.
+ */
+public final class Jobs {
+    private final Driver driver;
+    private final Clock clock;
+    private final Runnable checkCancels;
+
+    Jobs(Driver driver, Clock clock, Runnable checkCancels) {
+        this.driver = driver;
+        this.clock = clock;
+        this.checkCancels = checkCancels;
+    }
+
+    /** The job with this id, if it exists. */
+    public Optional<JobRow> get(long id) {
+        return driver.jobGet(id);
+    }
+
+    /** A page of jobs, by ascending id. */
+    public List<JobRow> list(JobQuery query) {
+        return driver.jobList(query);
+    }
+
+    /**
+     * Cancels job {@code id} and returns it as it is now: cancelled, or still running with its
+     * cancel on its way to its client. Throws {@link NotFoundException} when there is no such
+     * job; a job already final is returned as it is.
+     */
+    public JobRow cancel(long id) {
+        cancelMany(new long[] {id});
+        return require(id);
+    }
+
+    /**
+     * Makes job {@code id} available now, to be run again, its attempts kept (one more allowed if
+     * it had used them all). Refuses a running job ({@link RunnelException}: cancel it first).
+     */
+    public JobRow retry(long id) {
+        JobRow job = require(id);
+        if (driver.jobRetryMany(new long[] {id}, clock.instant()).length == 0) {
+            throw new RunnelException("job " + id + " is " + job.state().dbName() + ": a running job cannot be"
+                    + " retried; cancel it, or wait for its outcome");
+        }
+        return require(id);
+    }
+
+    /** Deletes job {@code id}. Refuses a running job ({@link RunnelException}: cancel it first). */
+    public void delete(long id) {
+        JobRow job = require(id);
+        if (driver.jobDeleteMany(new long[] {id}).length == 0) {
+            throw new RunnelException("job " + id + " is " + job.state().dbName() + ": a running job cannot be"
+                    + " deleted; cancel it, or wait for its outcome");
+        }
+    }
+
+    /** Cancels every job {@code query} matches (all its pages); returns how many it changed. */
+    public int cancel(JobQuery query) {
+        return each(query, this::cancelMany);
+    }
+
+    /** Retries every job {@code query} matches that is not running; returns how many. */
+    public int retry(JobQuery query) {
+        return each(query, ids -> driver.jobRetryMany(ids, clock.instant()).length);
+    }
+
+    /** Deletes every job {@code query} matches that is not running; returns how many. */
+    public int delete(JobQuery query) {
+        return each(query, ids -> driver.jobDeleteMany(ids).length);
+    }
+
+    private int cancelMany(long[] ids) {
+        int changed = driver.jobCancelMany(new JobCancelParams(ids, clock.instant(), CancelWatcher.REASON)).length;
+        checkCancels.run();
+        return changed;
+    }
+
+    @FunctionalInterface
+    private interface Batch {
+        int apply(long[] ids);
+    }
+
+    /** Applies {@code batch} to each page of {@code query}'s matches. */
+    private int each(JobQuery query, Batch batch) {
+        int total = 0;
+        JobQuery page = query;
+        while (true) {
+            List<JobRow> rows = driver.jobList(page);
+            if (rows.isEmpty()) {
+                return total;
+            }
+            total += batch.apply(rows.stream().mapToLong(JobRow::id).toArray());
+            if (rows.size() < page.limit()) {
+                return total;
+            }
+            page = page.afterId(rows.getLast().id());
+        }
+    }
+
+    private JobRow require(long id) {
+        return driver.jobGet(id).orElseThrow(() -> new NotFoundException("no job " + id
+                + " (never inserted, deleted after its retention, or succeeded in an at-most-once queue)"));
+    }
+}

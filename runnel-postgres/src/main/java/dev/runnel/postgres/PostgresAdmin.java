@@ -1,0 +1,97 @@
+package dev.runnel.postgres;
+
+import dev.runnel.driver.JobCancelParams;
+import dev.runnel.driver.SqlFile;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Set;
+
+/** The job administration of {@link PostgresDriver}, one statement each, from {@code admin.sql}. */
+final class PostgresAdmin {
+    private static final Set<String> STATEMENTS = Set.of("JobCancelMany", "JobCancelRequested", "JobRetryMany",
+            "JobDeleteMany");
+
+    private final PostgresSchema schema;
+    private final PostgresConnections connections;
+    private final SqlFile sql;
+
+    PostgresAdmin(PostgresSchema schema, PostgresConnections connections) {
+        this.schema = schema;
+        this.connections = connections;
+        this.sql = SqlFile.parse("admin.sql", PostgresAdmin.class.getResourceAsStream("admin.sql"), STATEMENTS)
+                .withSchema(schema.quoted());
+    }
+
+    long[] cancelMany(JobCancelParams p) {
+        if (p.ids().length == 0) {
+            return new long[0];
+        }
+        return connections.run("cancelling jobs", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("JobCancelMany"))) {
+                ps.setObject(1, PostgresJobs.timestamp(p.now()));
+                ps.setObject(2, PostgresJobs.timestamp(p.now()));
+                ps.setString(3, p.now().toString());
+                ps.setString(4, p.reason());
+                ps.setObject(5, p.ids());
+                ps.setString(6, schema.channel());
+                return ids(ps);
+            }
+        });
+    }
+
+    long[] cancelRequested(long[] ids) {
+        if (ids.length == 0) {
+            return new long[0];
+        }
+        return connections.run("looking for cancels requested", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("JobCancelRequested"))) {
+                ps.setObject(1, ids);
+                return ids(ps);
+            }
+        });
+    }
+
+    long[] retryMany(long[] ids, Instant now) {
+        if (ids.length == 0) {
+            return new long[0];
+        }
+        return connections.run("retrying jobs", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("JobRetryMany"))) {
+                ps.setObject(1, PostgresJobs.timestamp(now));
+                ps.setObject(2, ids);
+                ps.setString(3, schema.channel());
+                return ids(ps);
+            }
+        });
+    }
+
+    long[] deleteMany(long[] ids) {
+        if (ids.length == 0) {
+            return new long[0];
+        }
+        return connections.run("deleting jobs", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("JobDeleteMany"))) {
+                ps.setObject(1, ids);
+                return ids(ps);
+            }
+        });
+    }
+
+    /** The first column of every row, as ids. */
+    private static long[] ids(PreparedStatement ps) throws SQLException {
+        long[] ids = new long[16];
+        int n = 0;
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                if (n == ids.length) {
+                    ids = Arrays.copyOf(ids, n * 2);
+                }
+                ids[n++] = rs.getLong(1);
+            }
+        }
+        return Arrays.copyOf(ids, n);
+    }
+}

@@ -1,0 +1,45 @@
+-- The Postgres driver's job administration statements: cancel, retry and delete by id, and the
+-- poll for cancels requested of running jobs. {schema} is the driver's validated, quoted schema.
+
+-- name: JobCancelMany
+-- Cancels jobs ?5: one not running becomes cancelled at once (final at ?1, with error ?4 at ?3);
+-- a running one gets cancel_requested_at ?2 (once) and its client is told, on the insert channel
+-- ?6 with a control payload (a queue name can hold no control character), to interrupt it. Final
+-- jobs are left alone. Returns each job changed and its state now.
+WITH changed AS (
+    UPDATE {schema}.runnel_job j
+    SET state = CASE WHEN j.state = 'running' THEN j.state ELSE 'cancelled' END,
+        finalized_at = CASE WHEN j.state = 'running' THEN j.finalized_at ELSE ? END,
+        cancel_requested_at = CASE WHEN j.state = 'running' THEN coalesce(j.cancel_requested_at, ?)
+                                   ELSE j.cancel_requested_at END,
+        errors = CASE WHEN j.state = 'running' THEN j.errors
+                      ELSE array_append(j.errors, jsonb_build_object('attempt', j.attempt, 'at', ?::text,
+                                                                     'error', ?::text, 'trace', '')) END
+    WHERE j.id = ANY (?::bigint[]) AND j.state NOT IN ('completed', 'cancelled', 'discarded')
+    RETURNING j.id, j.state
+)
+SELECT id, state FROM changed
+WHERE (SELECT count(pg_notify(?, chr(1) || 'cancel'))
+       FROM (SELECT 1 FROM changed WHERE state = 'running' LIMIT 1) AS any_running) >= 0;
+
+-- name: JobCancelRequested
+-- Of this client's running jobs ?1, those whose cancel was requested.
+SELECT id FROM {schema}.runnel_job
+WHERE id = ANY (?::bigint[]) AND state = 'running' AND cancel_requested_at IS NOT NULL;
+
+-- name: JobRetryMany
+-- Jobs ?2 that are not running become available at ?1 with their attempts kept; one out of
+-- attempts gets one more, so that it can run. Wakes their queues on channel ?3. Returns the ids.
+WITH retried AS (
+    UPDATE {schema}.runnel_job j
+    SET state = 'available', scheduled_at = ?, finalized_at = NULL, cancel_requested_at = NULL,
+        max_attempts = greatest(j.max_attempts, j.attempt + 1)
+    WHERE j.id = ANY (?::bigint[]) AND j.state <> 'running'
+    RETURNING j.id, j.queue
+)
+SELECT id FROM retried
+WHERE (SELECT count(pg_notify(?, q.queue)) FROM (SELECT DISTINCT queue FROM retried) AS q) >= 0;
+
+-- name: JobDeleteMany
+-- Deletes jobs ?1 that are not running; returns the ids deleted.
+DELETE FROM {schema}.runnel_job WHERE id = ANY (?::bigint[]) AND state <> 'running' RETURNING id;

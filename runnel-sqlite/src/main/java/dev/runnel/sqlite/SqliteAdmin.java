@@ -1,0 +1,79 @@
+package dev.runnel.sqlite;
+
+import dev.runnel.driver.JobCancelParams;
+import dev.runnel.driver.SqlFile;
+import dev.runnel.driver.Times;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Set;
+
+/**
+ * The job administration of {@link SqliteDriver}, one statement each, from {@code admin.sql}.
+ * Other processes are not told of a cancel: their clients find it at their next poll.
+ */
+final class SqliteAdmin {
+    private static final Set<String> STATEMENTS = Set.of("JobCancelMany", "JobCancelRequested", "JobRetryMany",
+            "JobDeleteMany");
+
+    private final SqliteConnections connections;
+    private final SqlFile sql;
+
+    SqliteAdmin(SqliteConnections connections) {
+        this.connections = connections;
+        this.sql = SqlFile.parse("admin.sql", SqliteAdmin.class.getResourceAsStream("admin.sql"), STATEMENTS);
+    }
+
+    long[] cancelMany(JobCancelParams p) {
+        return connections.write(s -> {
+            PreparedStatement ps = s.prepare(sql.get("JobCancelMany"));
+            ps.setString(1, SqliteBatch.encodeIds(p.ids()));
+            ps.setLong(2, Times.toMicros(p.now()));
+            ps.setString(3, p.now().toString());
+            ps.setString(4, p.reason());
+            return ids(ps);
+        });
+    }
+
+    long[] cancelRequested(long[] ids) {
+        return connections.read(s -> {
+            PreparedStatement ps = s.prepare(sql.get("JobCancelRequested"));
+            ps.setString(1, SqliteBatch.encodeIds(ids));
+            return ids(ps);
+        });
+    }
+
+    long[] retryMany(long[] ids, Instant now) {
+        return connections.write(s -> {
+            PreparedStatement ps = s.prepare(sql.get("JobRetryMany"));
+            ps.setString(1, SqliteBatch.encodeIds(ids));
+            ps.setLong(2, Times.toMicros(now));
+            return ids(ps);
+        });
+    }
+
+    long[] deleteMany(long[] ids) {
+        return connections.write(s -> {
+            PreparedStatement ps = s.prepare(sql.get("JobDeleteMany"));
+            ps.setString(1, SqliteBatch.encodeIds(ids));
+            return ids(ps);
+        });
+    }
+
+    /** The first column of every row, as ids. */
+    private static long[] ids(PreparedStatement ps) throws SQLException {
+        long[] ids = new long[16];
+        int n = 0;
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                if (n == ids.length) {
+                    ids = Arrays.copyOf(ids, n * 2);
+                }
+                ids[n++] = rs.getLong(1);
+            }
+        }
+        return Arrays.copyOf(ids, n);
+    }
+}

@@ -1,0 +1,34 @@
+-- The SQLite driver's job administration statements: cancel, retry and delete by id, and the
+-- poll for cancels requested of running jobs. Times are microseconds since the epoch.
+
+-- name: JobCancelMany
+-- Cancels jobs ?1 (a JSON array): one not running becomes cancelled at once (final at ?2, with
+-- error ?4 at ?3); a running one gets cancel_requested_at ?2 (once), for its client to interrupt.
+-- Final jobs are left alone. Returns each job changed and its state now.
+UPDATE runnel_job
+SET state = CASE WHEN state = 'running' THEN state ELSE 'cancelled' END,
+    finalized_at = CASE WHEN state = 'running' THEN finalized_at ELSE ?2 END,
+    cancel_requested_at = CASE WHEN state = 'running' THEN coalesce(cancel_requested_at, ?2) ELSE cancel_requested_at END,
+    errors = CASE WHEN state = 'running' THEN errors
+                  ELSE json_insert(coalesce(errors, '[]'), '$[#]',
+                                   json_object('attempt', attempt, 'at', ?3, 'error', ?4, 'trace', '')) END
+WHERE id IN (SELECT value FROM json_each(?1)) AND state NOT IN ('completed', 'cancelled', 'discarded')
+RETURNING id, state;
+
+-- name: JobCancelRequested
+-- Of this client's running jobs ?1 (a JSON array), those whose cancel was requested.
+SELECT id FROM runnel_job
+WHERE id IN (SELECT value FROM json_each(?1)) AND state = 'running' AND cancel_requested_at IS NOT NULL;
+
+-- name: JobRetryMany
+-- Jobs ?1 (a JSON array) that are not running become available at ?2 with their attempts kept;
+-- one out of attempts gets one more. Returns the ids and queues.
+UPDATE runnel_job
+SET state = 'available', scheduled_at = ?2, finalized_at = NULL, cancel_requested_at = NULL,
+    max_attempts = max(max_attempts, attempt + 1)
+WHERE id IN (SELECT value FROM json_each(?1)) AND state <> 'running'
+RETURNING id, queue;
+
+-- name: JobDeleteMany
+-- Deletes jobs ?1 (a JSON array) that are not running; returns the ids deleted.
+DELETE FROM runnel_job WHERE id IN (SELECT value FROM json_each(?1)) AND state <> 'running' RETURNING id;

@@ -1,0 +1,1 @@
+ALTER TABLE runnel_job DROP COLUMN cancel_requested_at;
