@@ -1,12 +1,10 @@
 package dev.runnel.postgres;
 
+import dev.runnel.driver.JdbcIds;
 import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.SqlFile;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Set;
 
 /** The job administration of {@link PostgresDriver}, one statement each, from {@code admin.sql}. */
@@ -37,7 +35,7 @@ final class PostgresAdmin {
                 ps.setString(4, p.reason());
                 ps.setObject(5, p.ids());
                 ps.setString(6, schema.channel());
-                return ids(ps);
+                return JdbcIds.read(ps, p.ids().length);
             }
         });
     }
@@ -49,7 +47,7 @@ final class PostgresAdmin {
         return connections.run("looking for cancels requested", c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.get("JobCancelRequested"))) {
                 ps.setObject(1, ids);
-                return ids(ps);
+                return JdbcIds.read(ps, ids.length);
             }
         });
     }
@@ -63,7 +61,7 @@ final class PostgresAdmin {
                 ps.setObject(1, PostgresJobs.timestamp(now));
                 ps.setObject(2, ids);
                 ps.setString(3, schema.channel());
-                return ids(ps);
+                return JdbcIds.read(ps, ids.length);
             }
         });
     }
@@ -75,23 +73,8 @@ final class PostgresAdmin {
         return connections.run("deleting jobs", c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.get("JobDeleteMany"))) {
                 ps.setObject(1, ids);
-                return ids(ps);
+                return JdbcIds.read(ps, ids.length);
             }
         });
-    }
-
-    /** The first column of every row, as ids. */
-    private static long[] ids(PreparedStatement ps) throws SQLException {
-        long[] ids = new long[16];
-        int n = 0;
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                if (n == ids.length) {
-                    ids = Arrays.copyOf(ids, n * 2);
-                }
-                ids[n++] = rs.getLong(1);
-            }
-        }
-        return Arrays.copyOf(ids, n);
     }
 }

@@ -5,6 +5,7 @@ import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.driver.ClaimOrder;
+import dev.runnel.driver.JdbcIds;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobDeleteFinalizedParams;
@@ -197,7 +198,7 @@ final class PostgresJobs {
                 ps.setObject(3, attempts);
                 ps.setObject(4, attemptedAt);
                 ps.setString(5, params.clientId());
-                return ids(ps, n);
+                return JdbcIds.read(ps, n);
             }
         });
     }
@@ -239,21 +240,9 @@ final class PostgresJobs {
                 ps.setArray(7, c.createArrayOf("int8", finalizedAt));
                 ps.setArray(8, c.createArrayOf("text", errors));
                 ps.setObject(9, attemptDeltas);
-                return ids(ps, n);
+                return JdbcIds.read(ps, n);
             }
         });
-    }
-
-    /** Runs a statement that returns ids, at most {@code max} of them. */
-    private static long[] ids(PreparedStatement ps, int max) throws SQLException {
-        long[] ids = new long[max];
-        int count = 0;
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                ids[count++] = rs.getLong(1);
-            }
-        }
-        return count == max ? ids : Arrays.copyOf(ids, count);
     }
 
     void reinsertMany(List<JobReinsertParams> jobs) {

@@ -1,13 +1,11 @@
 package dev.runnel.sqlite;
 
+import dev.runnel.driver.JdbcIds;
 import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Set;
 
 /**
@@ -33,7 +31,7 @@ final class SqliteAdmin {
             ps.setLong(2, Times.toMicros(p.now()));
             ps.setString(3, p.now().toString());
             ps.setString(4, p.reason());
-            return ids(ps);
+            return JdbcIds.read(ps, p.ids().length);
         });
     }
 
@@ -41,7 +39,7 @@ final class SqliteAdmin {
         return connections.read(s -> {
             PreparedStatement ps = s.prepare(sql.get("JobCancelRequested"));
             ps.setString(1, SqliteBatch.encodeIds(ids));
-            return ids(ps);
+            return JdbcIds.read(ps, ids.length);
         });
     }
 
@@ -50,7 +48,7 @@ final class SqliteAdmin {
             PreparedStatement ps = s.prepare(sql.get("JobRetryMany"));
             ps.setString(1, SqliteBatch.encodeIds(ids));
             ps.setLong(2, Times.toMicros(now));
-            return ids(ps);
+            return JdbcIds.read(ps, ids.length);
         });
     }
 
@@ -58,22 +56,7 @@ final class SqliteAdmin {
         return connections.write(s -> {
             PreparedStatement ps = s.prepare(sql.get("JobDeleteMany"));
             ps.setString(1, SqliteBatch.encodeIds(ids));
-            return ids(ps);
+            return JdbcIds.read(ps, ids.length);
         });
-    }
-
-    /** The first column of every row, as ids. */
-    private static long[] ids(PreparedStatement ps) throws SQLException {
-        long[] ids = new long[16];
-        int n = 0;
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                if (n == ids.length) {
-                    ids = Arrays.copyOf(ids, n * 2);
-                }
-                ids[n++] = rs.getLong(1);
-            }
-        }
-        return Arrays.copyOf(ids, n);
     }
 }

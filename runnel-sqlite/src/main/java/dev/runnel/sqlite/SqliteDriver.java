@@ -18,6 +18,7 @@ import dev.runnel.driver.LeaderElectParams;
 import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.ClaimOrder;
+import dev.runnel.driver.JdbcIds;
 import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
@@ -341,14 +342,7 @@ public final class SqliteDriver implements Driver {
             PreparedStatement complete = s.prepare(sql.get("JobCompleteMany"));
             complete.setString(1, json);
             complete.setString(2, params.clientId());
-            long[] ids = new long[n];
-            int count = 0;
-            try (ResultSet rs = complete.executeQuery()) {
-                while (rs.next()) {
-                    ids[count++] = rs.getLong(1);
-                }
-            }
-            return count == n ? ids : Arrays.copyOf(ids, count);
+            return JdbcIds.read(complete, n);
         });
     }
 
