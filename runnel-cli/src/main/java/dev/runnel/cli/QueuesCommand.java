@@ -79,7 +79,14 @@ final class QueuesCommand {
         boolean all;
     }
 
+    /** Pauses or resumes the target: the two commands differ in nothing else. */
     abstract static class Change implements Callable<Integer> {
+        private final boolean pause;
+
+        Change(boolean pause) {
+            this.pause = pause;
+        }
+
         @Mixin
         DatabaseOption database;
 
@@ -94,54 +101,34 @@ final class QueuesCommand {
             PrintWriter out = spec.commandLine().getOut();
             try (Runnel runnel = client(database)) {
                 Queues queues = runnel.queues();
+                String verb = pause ? "paused" : "resumed";
                 if (target.all) {
-                    out.println("queues: " + verb() + " " + change(queues, null) + " queues");
+                    out.println("queues: " + verb + " " + (pause ? queues.pauseAll() : queues.resumeAll()) + " queues");
                 } else {
-                    change(queues, target.queue);
-                    out.println("queues: " + verb() + " " + target.queue);
+                    if (pause) {
+                        queues.pause(target.queue);
+                    } else {
+                        queues.resume(target.queue);
+                    }
+                    out.println("queues: " + verb + " " + target.queue);
                 }
             }
             return 0;
         }
-
-        abstract String verb();
-
-        /** Changes {@code queue}, or all when null; returns how many. */
-        abstract int change(Queues queues, String queue);
     }
 
     @Command(name = "pause", mixinStandardHelpOptions = true,
             description = "Pause a queue (or --all) for every client until resumed: nothing more is fetched, running jobs finish.")
     static final class Pause extends Change {
-        @Override
-        String verb() {
-            return "paused";
-        }
-
-        @Override
-        int change(Queues queues, String queue) {
-            if (queue == null) {
-                return queues.pauseAll();
-            }
-            queues.pause(queue);
-            return 1;
+        Pause() {
+            super(true);
         }
     }
 
     @Command(name = "resume", mixinStandardHelpOptions = true, description = "Resume a paused queue (or --all).")
     static final class Resume extends Change {
-        @Override
-        String verb() {
-            return "resumed";
-        }
-
-        @Override
-        int change(Queues queues, String queue) {
-            if (queue == null) {
-                return queues.resumeAll();
-            }
-            queues.resume(queue);
-            return 1;
+        Resume() {
+            super(false);
         }
     }
 }

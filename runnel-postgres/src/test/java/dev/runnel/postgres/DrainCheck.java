@@ -56,6 +56,11 @@ final class DrainCheck {
                 .build();
     }
 
+    /** How many jobs the workers were handed between them so far. */
+    static long worked(Map<String, DrainWorker> workers) {
+        return workers.values().stream().mapToLong(DrainWorker::count).sum();
+    }
+
     /** Waits until {@code expected} jobs are completed; fails with the counts by state when they are not. */
     static void awaitCompleted(Runnel reader, long expected, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();

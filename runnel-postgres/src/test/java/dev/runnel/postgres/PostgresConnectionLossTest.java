@@ -69,7 +69,7 @@ class PostgresConnectionLossTest {
             List<String> rounds = new ArrayList<>();
             for (double share : TERMINATE_AT) {
                 long due = (long) (JOBS * share);
-                Await.until(due + " jobs worked", DRAIN, () -> worked(workers) >= due);
+                Await.until(due + " jobs worked", DRAIN, () -> DrainCheck.worked(workers) >= due);
                 rounds.add(terminateMidDrain(schema, applicationName));
             }
             DrainCheck.awaitCompleted(reader, JOBS, DRAIN);
@@ -122,9 +122,5 @@ class PostgresConnectionLossTest {
         });
         return "terminated " + gone.pool().size() + " pool and " + gone.listeners().size() + " listener backends with "
                 + running + " jobs running";
-    }
-
-    private static long worked(Map<String, DrainWorker> workers) {
-        return workers.values().stream().mapToLong(DrainWorker::count).sum();
     }
 }

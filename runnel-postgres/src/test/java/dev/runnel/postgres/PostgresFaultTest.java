@@ -92,8 +92,8 @@ class PostgresFaultTest {
             List<String> log = new ArrayList<>();
             for (double share : faults.keySet().stream().sorted().toList()) {
                 long due = (long) (JOBS * share);
-                Await.until(due + " jobs worked", DRAIN, () -> worked(workers) >= due);
-                long before = worked(workers);
+                Await.until(due + " jobs worked", DRAIN, () -> DrainCheck.worked(workers) >= due);
+                long before = DrainCheck.worked(workers);
                 faults.get(share).inject(proxy);
                 log.add("at " + before + " jobs worked (connections dropped so far " + proxy.dropped() + ", refused "
                         + proxy.refused() + ")");
@@ -123,9 +123,5 @@ class PostgresFaultTest {
                 client.close();
             }
         }
-    }
-
-    private static long worked(Map<String, DrainWorker> workers) {
-        return workers.values().stream().mapToLong(DrainWorker::count).sum();
     }
 }
