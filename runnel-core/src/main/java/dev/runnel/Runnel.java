@@ -1,11 +1,16 @@
 package dev.runnel;
 
+import static dev.runnel.internal.Settings.between;
+import static dev.runnel.internal.Settings.notNegative;
+import static dev.runnel.internal.Settings.positive;
+import static dev.runnel.internal.Settings.require;
+
 import dev.runnel.driver.Driver;
-import dev.runnel.driver.JobInsertParams;
 import dev.runnel.internal.ClientConfig;
 import dev.runnel.internal.ClientRuntime;
 import dev.runnel.internal.Inserter;
 import dev.runnel.internal.Kinds;
+import dev.runnel.internal.Settings;
 import dev.runnel.internal.WorkUnit;
 import java.sql.Connection;
 import java.time.Clock;
@@ -16,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * A Runnel client: inserts jobs and, once started, works the queues it was built with.
@@ -62,7 +66,7 @@ public final class Runnel implements AutoCloseable {
     private Runnel(ClientConfig config, Driver driver) {
         this.config = config;
         this.driver = driver;
-        this.inserter = new Inserter(config.clock());
+        this.inserter = new Inserter(config.clock(), driver, this::wake);
     }
 
     public static Builder builder() {
@@ -167,18 +171,7 @@ public final class Runnel implements AutoCloseable {
      * returns their ids in order. Every request is validated before anything is written.
      */
     public long[] insertMany(List<InsertRequest> requests) {
-        if (requests.isEmpty()) {
-            return new long[0];
-        }
-        List<JobInsertParams> rows = inserter.resolve(requests);
-        long[] ids;
-        try {
-            ids = driver.jobInsertMany(rows);
-        } catch (RunnelException e) {
-            throw explained(e);
-        }
-        wakeFor(rows);
-        return ids;
+        return inserter.insertMany(requests);
     }
 
     /**
@@ -196,51 +189,14 @@ public final class Runnel implements AutoCloseable {
 
     /** Inserts many jobs inside the caller's transaction; returns their ids in order. */
     public long[] insertMany(Connection transaction, List<InsertRequest> requests) {
-        if (requests.isEmpty()) {
-            return new long[0];
-        }
-        List<JobInsertParams> rows = inserter.resolve(requests);
-        long[] ids;
-        try {
-            ids = driver.jobInsertManyTx(transaction, rows);
-        } catch (RunnelException e) {
-            throw explained(e);
-        }
-        // Not yet committed: the wake-up may find nothing, and the next poll will find them.
-        wakeFor(rows);
-        return ids;
+        return inserter.insertMany(transaction, requests);
     }
 
-    /**
-     * {@code e}, or, when the schema is behind this Runnel (a fresh database nobody migrated), an
-     * exception that says what to do instead of the database's "no such table".
-     */
-    private RuntimeException explained(RunnelException e) {
-        if (e instanceof RunnelConnectException) {
-            return e;
-        }
-        try {
-            new Migrator(driver).checkCurrent();
-        } catch (RunnelException schema) {
-            schema.addSuppressed(e);
-            return schema;
-        }
-        return e;
-    }
-
-    /** Wakes this client's producers of the queues that got available jobs, once per queue run. */
-    private void wakeFor(List<JobInsertParams> rows) {
+    /** Wakes this client's producer of {@code queue}, if it is started and works it. */
+    private void wake(String queue) {
         ClientRuntime r = runtime;
-        if (r == null || !r.hasProducers()) {
-            return;
-        }
-        String last = null;
-        for (JobInsertParams row : rows) {
-            String queue = row.queue();
-            if (row.state() == JobState.AVAILABLE && !queue.equals(last)) {
-                r.wake(queue);
-                last = queue;
-            }
+        if (r != null) {
+            r.wake(queue);
         }
     }
 
@@ -281,12 +237,7 @@ public final class Runnel implements AutoCloseable {
 
     /** The cluster's queues: listed, paused, resumed. */
     public Queues queues() {
-        return new Queues(driver, config.clock(), queue -> {
-            ClientRuntime r = runtime;
-            if (r != null) {
-                r.wake(queue);
-            }
-        });
+        return new Queues(driver, config.clock(), this::wake);
     }
 
     /** The leader's lease, if any client holds or held it. */
@@ -365,7 +316,7 @@ public final class Runnel implements AutoCloseable {
         private Duration rescueThreshold = DEFAULT_RESCUE_THRESHOLD;
         private Duration cleanerInterval = DEFAULT_CLEANER_INTERVAL;
         private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
-        private String clientId = defaultClientId();
+        private String clientId = Settings.defaultClientId();
         private boolean autoMigrate;
         private boolean stopOnShutdown;
 
@@ -607,42 +558,6 @@ public final class Runnel implements AutoCloseable {
                 new Migrator(driver).up();
             }
             return new Runnel(config, driver);
-        }
-
-        private static <V> V require(String option, V value) {
-            if (value == null) {
-                throw new IllegalArgumentException(option + " must not be null");
-            }
-            return value;
-        }
-
-        private static Duration positive(String option, Duration d) {
-            require(option, d);
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(option + " must be positive, was " + d);
-            }
-            return d;
-        }
-
-        private static Duration notNegative(String option, Duration d) {
-            require(option, d);
-            if (d.isNegative()) {
-                throw new IllegalArgumentException(option + " must not be negative, was " + d);
-            }
-            return d;
-        }
-
-        private static Duration between(String option, Duration d, Duration min, Duration max) {
-            require(option, d);
-            if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-                throw new IllegalArgumentException(option + " must be between " + min + " and " + max + ", was " + d);
-            }
-            return d;
-        }
-
-        private static String defaultClientId() {
-            String host = System.getenv().getOrDefault("HOSTNAME", "runnel");
-            return host + "-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
         }
     }
 }

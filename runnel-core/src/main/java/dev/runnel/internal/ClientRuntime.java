@@ -125,11 +125,6 @@ public final class ClientRuntime {
         }
     }
 
-    /** Whether this client works any queue. */
-    public boolean hasProducers() {
-        return !producers.isEmpty();
-    }
-
     /** Whether this client leads now. */
     public boolean isLeader() {
         return elector.isLeader();
