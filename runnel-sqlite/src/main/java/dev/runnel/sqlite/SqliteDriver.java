@@ -60,24 +60,21 @@ public final class SqliteDriver implements Driver {
 
     private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUniform", "JobInsertReturning", "LastInsertId",
             "JobClaim", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobIdRange", "JobCreatedAtFrom", "JobGet", "JobGetMany", "JobList", "JobCountByState");
-    private static final Set<String> MIGRATION_STATEMENTS = Set.of("MigrationTableCreate", "MigrationTableExists",
-            "MigrationList", "MigrationGet", "MigrationInsert", "MigrationDelete", "MigrationAnyApplied", "MigrationTableDrop");
 
     private final SqlFile sql;
-    private final SqlFile migrationSql;
     private final List<Migration> migrations;
     private final SqliteConnections connections;
     private final SqliteCluster cluster;
     private final SqliteAdmin admin;
+    private final SqliteMigrations migrationTable;
 
     private SqliteDriver(String jdbcUrl, String description, boolean memory, int readers, Duration busyTimeout) {
         this.sql = SqlFile.parse("job.sql", SqliteDriver.class.getResourceAsStream("job.sql"), JOB_STATEMENTS);
-        this.migrationSql = SqlFile.parse("migration.sql",
-                SqliteDriver.class.getResourceAsStream("migration.sql"), MIGRATION_STATEMENTS);
         this.migrations = MigrationFiles.load(name -> SqliteDriver.class.getResourceAsStream("migration/" + name));
         this.connections = new SqliteConnections(jdbcUrl, description, memory, readers, busyTimeout);
         this.cluster = new SqliteCluster(connections);
         this.admin = new SqliteAdmin(connections);
+        this.migrationTable = new SqliteMigrations(connections);
     }
 
     /** Opens (creating if needed) the database file at {@code file}. */
@@ -132,83 +129,12 @@ public final class SqliteDriver implements Driver {
 
     @Override
     public List<MigrationRecord> migrationApplied() {
-        return connections.read(s -> {
-            try (ResultSet rs = s.prepare(migrationSql.get("MigrationTableExists")).executeQuery()) {
-                if (!rs.next() || rs.getInt(1) == 0) {
-                    return List.of();
-                }
-            }
-            List<MigrationRecord> records = new ArrayList<>();
-            try (ResultSet rs = s.prepare(migrationSql.get("MigrationList")).executeQuery()) {
-                while (rs.next()) {
-                    records.add(new MigrationRecord(rs.getInt(1), rs.getString(2), Times.fromMicros(rs.getLong(3))));
-                }
-            }
-            return records;
-        });
+        return migrationTable.applied();
     }
 
     @Override
     public boolean migrationApply(Migration migration, boolean up) {
-        return connections.writeTransaction(s -> {
-            s.exec(migrationSql.get("MigrationTableCreate"));
-            PreparedStatement get = s.prepare(migrationSql.get("MigrationGet"));
-            get.setInt(1, migration.version());
-            boolean applied;
-            try (ResultSet rs = get.executeQuery()) {
-                applied = rs.next() && rs.getInt(1) > 0;
-            }
-            if (applied == up) {
-                return false;
-            }
-            for (String statement : statements(up ? migration.up() : migration.down())) {
-                s.exec(statement);
-            }
-            if (up) {
-                PreparedStatement insert = s.prepare(migrationSql.get("MigrationInsert"));
-                insert.setInt(1, migration.version());
-                insert.setString(2, migration.name());
-                insert.setLong(3, Times.toMicros(Instant.now()));
-                insert.executeUpdate();
-            } else {
-                PreparedStatement delete = s.prepare(migrationSql.get("MigrationDelete"));
-                delete.setInt(1, migration.version());
-                delete.executeUpdate();
-                dropMigrationTableIfEmpty(s);
-            }
-            return true;
-        });
-    }
-
-    /** Once no migration is applied, the migration table goes too: a full down leaves nothing behind. */
-    private void dropMigrationTableIfEmpty(SqliteConnections.Session s) throws SQLException {
-        try (ResultSet rs = s.prepare(migrationSql.get("MigrationAnyApplied")).executeQuery()) {
-            if (!rs.next() || rs.getInt(1) != 0) {
-                return;
-            }
-        }
-        s.exec(migrationSql.get("MigrationTableDrop"));
-    }
-
-    /** Splits a migration script into statements at lines ending in {@code ;}. */
-    private static List<String> statements(String script) {
-        List<String> out = new ArrayList<>();
-        StringBuilder current = new StringBuilder();
-        for (String line : script.split("\n")) {
-            String trimmed = line.strip();
-            if (trimmed.startsWith("--") || trimmed.isEmpty()) {
-                continue;
-            }
-            current.append(line).append('\n');
-            if (trimmed.endsWith(";")) {
-                out.add(current.toString());
-                current.setLength(0);
-            }
-        }
-        if (!current.toString().isBlank()) {
-            out.add(current.toString());
-        }
-        return out;
+        return migrationTable.apply(migration, up);
     }
 
     // ---- jobs ----

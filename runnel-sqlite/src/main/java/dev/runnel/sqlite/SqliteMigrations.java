@@ -1,0 +1,111 @@
+package dev.runnel.sqlite;
+
+import dev.runnel.driver.Migration;
+import dev.runnel.driver.MigrationRecord;
+import dev.runnel.driver.SqlFile;
+import dev.runnel.driver.Times;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The migration table of {@link SqliteDriver}, from {@code migration.sql}: which migrations are
+ * applied, and applying or reverting one in its own {@code BEGIN IMMEDIATE} transaction, so that
+ * processes migrating at once apply each migration once.
+ */
+final class SqliteMigrations {
+    private static final Set<String> STATEMENTS = Set.of("MigrationTableCreate", "MigrationTableExists",
+            "MigrationList", "MigrationGet", "MigrationInsert", "MigrationDelete", "MigrationAnyApplied", "MigrationTableDrop");
+
+    private final SqliteConnections connections;
+    private final SqlFile migrationSql;
+
+    SqliteMigrations(SqliteConnections connections) {
+        this.connections = connections;
+        this.migrationSql = SqlFile.parse("migration.sql", SqliteMigrations.class.getResourceAsStream("migration.sql"),
+                STATEMENTS);
+    }
+
+    List<MigrationRecord> applied() {
+        return connections.read(s -> {
+            try (ResultSet rs = s.prepare(migrationSql.get("MigrationTableExists")).executeQuery()) {
+                if (!rs.next() || rs.getInt(1) == 0) {
+                    return List.of();
+                }
+            }
+            List<MigrationRecord> records = new ArrayList<>();
+            try (ResultSet rs = s.prepare(migrationSql.get("MigrationList")).executeQuery()) {
+                while (rs.next()) {
+                    records.add(new MigrationRecord(rs.getInt(1), rs.getString(2), Times.fromMicros(rs.getLong(3))));
+                }
+            }
+            return records;
+        });
+    }
+
+    boolean apply(Migration migration, boolean up) {
+        return connections.writeTransaction(s -> {
+            s.exec(migrationSql.get("MigrationTableCreate"));
+            PreparedStatement get = s.prepare(migrationSql.get("MigrationGet"));
+            get.setInt(1, migration.version());
+            boolean applied;
+            try (ResultSet rs = get.executeQuery()) {
+                applied = rs.next() && rs.getInt(1) > 0;
+            }
+            if (applied == up) {
+                return false;
+            }
+            for (String statement : statements(up ? migration.up() : migration.down())) {
+                s.exec(statement);
+            }
+            if (up) {
+                PreparedStatement insert = s.prepare(migrationSql.get("MigrationInsert"));
+                insert.setInt(1, migration.version());
+                insert.setString(2, migration.name());
+                insert.setLong(3, Times.toMicros(Instant.now()));
+                insert.executeUpdate();
+            } else {
+                PreparedStatement delete = s.prepare(migrationSql.get("MigrationDelete"));
+                delete.setInt(1, migration.version());
+                delete.executeUpdate();
+                dropMigrationTableIfEmpty(s);
+            }
+            return true;
+        });
+    }
+
+    /** Once no migration is applied, the migration table goes too: a full down leaves nothing behind. */
+    private void dropMigrationTableIfEmpty(SqliteConnections.Session s) throws SQLException {
+        try (ResultSet rs = s.prepare(migrationSql.get("MigrationAnyApplied")).executeQuery()) {
+            if (!rs.next() || rs.getInt(1) != 0) {
+                return;
+            }
+        }
+        s.exec(migrationSql.get("MigrationTableDrop"));
+    }
+
+    /** Splits a migration script into statements at lines ending in {@code ;}. */
+    private static List<String> statements(String script) {
+        List<String> out = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String line : script.split("\n")) {
+            String trimmed = line.strip();
+            if (trimmed.startsWith("--") || trimmed.isEmpty()) {
+                continue;
+            }
+            current.append(line).append('\n');
+            if (trimmed.endsWith(";")) {
+                out.add(current.toString());
+                current.setLength(0);
+            }
+        }
+        if (!current.toString().isBlank()) {
+            out.add(current.toString());
+        }
+        return out;
+    }
+}
