@@ -3,8 +3,10 @@ package dev.runnel.testkit.conformance;
 import dev.runnel.InsertOptions;
 import dev.runnel.JobArgs;
 import dev.runnel.Migrator;
+import dev.runnel.JobRow;
 import dev.runnel.Runnel;
 import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobClaimParams;
 import dev.runnel.testkit.MutableClock;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -72,6 +74,16 @@ public abstract class DriverConformance {
         clients.add(client);
         client.start();
         return client;
+    }
+
+    /** Claims up to {@code max} jobs of {@code queue} at the test's time, as client {@code client-a}. */
+    protected List<JobRow> claimQueue(String queue, int max) {
+        return driver.jobClaim(new JobClaimParams(queue, max, clock.instant(), "client-a"));
+    }
+
+    /** Inserts a test job named {@code name} with {@code options}. */
+    protected long insertNamed(Runnel runnel, String name, InsertOptions options) {
+        return runnel.insert(new TestArgs(name, 0), options);
     }
 
     /** An insert-only client on this test's driver. */
