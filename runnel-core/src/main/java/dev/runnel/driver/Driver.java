@@ -191,8 +191,11 @@ public interface Driver extends AutoCloseable {
     // ---- notifications ----
 
     /**
-     * Subscribes to inserts made anywhere in the cluster: {@code queueInserted} receives a queue
-     * name each time jobs are inserted into it. Only when {@link #supportsListenNotify()}.
+     * Subscribes to the cluster's notifications: {@code queueInserted} receives a queue name each
+     * time jobs become available in it anywhere (inserted, scheduled, retried, or their queue
+     * resumed), and a control message, which starts with a control character (no queue name holds
+     * one), when a cancel was requested of a running job. One channel serves both, so a client
+     * keeps one listening connection. Only when {@link #supportsListenNotify()}.
      */
     default AutoCloseable listenInserts(Consumer<String> queueInserted) {
         throw new UnsupportedOperationException(name() + " has no listen/notify");
