@@ -37,6 +37,7 @@ public final class InsertOptions {
     private final Integer maxAttempts;
     private final List<String> tags;
     private final Map<String, Object> metadata;
+    private final UniqueOptions unique;
 
     private InsertOptions(Builder b) {
         this.queue = b.queue;
@@ -45,6 +46,7 @@ public final class InsertOptions {
         this.maxAttempts = b.maxAttempts;
         this.tags = b.tags;
         this.metadata = b.metadata;
+        this.unique = b.unique;
     }
 
     public static Builder builder() {
@@ -75,6 +77,11 @@ public final class InsertOptions {
         return Optional.ofNullable(metadata);
     }
 
+    /** What makes the job unique, when it is. */
+    public Optional<UniqueOptions> unique() {
+        return Optional.ofNullable(unique);
+    }
+
     /** These options, with each unset option taken from {@code defaults}. */
     public InsertOptions orElse(InsertOptions defaults) {
         Builder b = new Builder();
@@ -84,6 +91,7 @@ public final class InsertOptions {
         b.maxAttempts = maxAttempts != null ? maxAttempts : defaults.maxAttempts;
         b.tags = tags != null ? tags : defaults.tags;
         b.metadata = metadata != null ? metadata : defaults.metadata;
+        b.unique = unique != null ? unique : defaults.unique;
         return new InsertOptions(b);
     }
 
@@ -123,7 +131,7 @@ public final class InsertOptions {
     @Override
     public String toString() {
         return "InsertOptions[queue=" + queue + ", priority=" + priority + ", scheduledAt=" + scheduledAt
-                + ", maxAttempts=" + maxAttempts + ", tags=" + tags + ", metadata=" + metadata + "]";
+                + ", maxAttempts=" + maxAttempts + ", tags=" + tags + ", metadata=" + metadata + ", unique=" + unique + "]";
     }
 
     /** Builds {@link InsertOptions}; each setter validates its value at once. */
@@ -134,6 +142,7 @@ public final class InsertOptions {
         private Integer maxAttempts;
         private List<String> tags;
         private Map<String, Object> metadata;
+        private UniqueOptions unique;
 
         private Builder() {}
 
@@ -196,6 +205,15 @@ public final class InsertOptions {
                 throw new IllegalArgumentException("metadata must not be null");
             }
             this.metadata = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+            return this;
+        }
+
+        /** Makes the job unique: see {@link UniqueOptions}. */
+        public Builder unique(UniqueOptions unique) {
+            if (unique == null) {
+                throw new IllegalArgumentException("unique must not be null");
+            }
+            this.unique = unique;
             return this;
         }
 

@@ -50,13 +50,25 @@ public final class Jobs {
 
     /**
      * Makes job {@code id} available now, to be run again, its attempts kept (one more allowed if
-     * it had used them all). Refuses a running job ({@link RunnelException}: cancel it first).
+     * it had used them all). Refuses ({@link RunnelException}, with the reason) a running job
+     * (cancel it first), and a unique job whose key another job has taken since it finished.
      */
     public JobRow retry(long id) {
-        JobRow job = require(id);
+        require(id);
         if (driver.jobRetryMany(new long[] {id}, clock.instant()).length == 0) {
-            throw new RunnelException("job " + id + " is " + job.state().dbName() + ": a running job cannot be"
-                    + " retried; cancel it, or wait for its outcome");
+            JobRow job = require(id);
+            if (job.state() == JobState.RUNNING) {
+                throw new RunnelException("job " + id + " is running: a running job cannot be retried; cancel it,"
+                        + " or wait for its outcome");
+            }
+            Optional<Long> holder = driver.jobUniqueHolder(id);
+            if (holder.isPresent()) {
+                throw new RunnelException("job " + id + " is " + job.state().dbName() + " and unique, and job "
+                        + holder.get() + " holds its unique key now: retrying it would make a duplicate; delete or"
+                        + " cancel job " + holder.get() + " first, or insert anew");
+            }
+            // Neither: it changed between the read and the write (it was claimed, say); say what it is now.
+            throw new RunnelException("job " + id + " is " + job.state().dbName() + " and was not retried; try again");
         }
         return require(id);
     }
@@ -75,7 +87,10 @@ public final class Jobs {
         return each(query, this::cancelMany);
     }
 
-    /** Retries every job {@code query} matches that is not running; returns how many. */
+    /**
+     * Retries every job {@code query} matches that is not running, nor unique with its key taken
+     * by another job; returns how many.
+     */
     public int retry(JobQuery query) {
         return each(query, ids -> driver.jobRetryMany(ids, clock.instant()).length);
     }

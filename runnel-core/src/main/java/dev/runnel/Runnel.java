@@ -156,39 +156,48 @@ public final class Runnel implements AutoCloseable {
 
     // ---- inserting ----
 
-    /** Inserts one job with its kind's default options; returns its id. */
-    public long insert(JobArgs args) {
+    /**
+     * Inserts one job with its kind's default options. Returns its id, or, when it is unique and
+     * a job with its key exists ({@link UniqueOptions}), that job's id, marked as a duplicate.
+     */
+    public InsertResult insert(JobArgs args) {
         return insert(args, InsertOptions.NONE);
     }
 
-    /** Inserts one job; returns its id. */
-    public long insert(JobArgs args, InsertOptions options) {
-        return insertMany(List.of(new InsertRequest(args, options)))[0];
+    /** Inserts one job, as {@link #insert(JobArgs)}. */
+    public InsertResult insert(JobArgs args, InsertOptions options) {
+        return insertMany(List.of(new InsertRequest(args, options))).getFirst();
     }
 
     /**
      * Inserts many jobs in as few statements as the driver allows (one on Postgres), all or none;
-     * returns their ids in order. Every request is validated before anything is written.
+     * returns their results in order. Every request is validated before anything is written. A
+     * unique job whose key is taken, by a job in the table or earlier in the batch, is a
+     * duplicate: it is not written, and the rest of the batch is.
      */
-    public long[] insertMany(List<InsertRequest> requests) {
+    public List<InsertResult> insertMany(List<InsertRequest> requests) {
         return inserter.insertMany(requests);
     }
 
     /**
      * Inserts one job on the caller's connection, inside the caller's transaction: it exists only if
-     * the caller commits. Returns its id.
+     * the caller commits. Returns its result, as {@link #insert(JobArgs)}.
      */
-    public long insert(Connection transaction, JobArgs args) {
+    public InsertResult insert(Connection transaction, JobArgs args) {
         return insert(transaction, args, InsertOptions.NONE);
     }
 
     /** Inserts one job inside the caller's transaction, as {@link #insert(Connection, JobArgs)}. */
-    public long insert(Connection transaction, JobArgs args, InsertOptions options) {
-        return insertMany(transaction, List.of(new InsertRequest(args, options)))[0];
+    public InsertResult insert(Connection transaction, JobArgs args, InsertOptions options) {
+        return insertMany(transaction, List.of(new InsertRequest(args, options))).getFirst();
     }
 
-    /** Inserts many jobs inside the caller's transaction; returns their ids in order. */
-    public long[] insertMany(Connection transaction, List<InsertRequest> requests) {
+    /**
+     * Inserts many jobs inside the caller's transaction; returns their results in order. On
+     * Postgres a unique job that meets an existing one locks that job's row until the caller's
+     * transaction ends, so keep such transactions short.
+     */
+    public List<InsertResult> insertMany(Connection transaction, List<InsertRequest> requests) {
         return inserter.insertMany(transaction, requests);
     }
 

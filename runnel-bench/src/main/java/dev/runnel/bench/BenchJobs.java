@@ -2,6 +2,7 @@ package dev.runnel.bench;
 
 import dev.runnel.InsertOptions;
 import dev.runnel.InsertRequest;
+import dev.runnel.InsertResult;
 import dev.runnel.JobArgs;
 import dev.runnel.JobEvent;
 import dev.runnel.Runnel;
@@ -43,8 +44,8 @@ public final class BenchJobs {
         for (long i = 0; i < count; i++) {
             batch.add(new InsertRequest(new Args(i), options));
             if (batch.size() == batchSize || i == count - 1) {
-                for (long id : runnel.insertMany(batch)) {
-                    ids.add(id);
+                for (InsertResult result : runnel.insertMany(batch)) {
+                    ids.add(result.id());
                 }
                 batch.clear();
             }

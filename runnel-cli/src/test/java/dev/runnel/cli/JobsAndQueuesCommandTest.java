@@ -51,9 +51,9 @@ class JobsAndQueuesCommandTest {
                     }
                 }).build()) {
             runnel.start();
-            long a = runnel.insert(new Task("a"));
-            long broken = runnel.insert(new Task("broken"));
-            long later = runnel.insert(new Task("later"), InsertOptions.builder().queue("reports").build());
+            long a = runnel.insert(new Task("a")).id();
+            long broken = runnel.insert(new Task("broken")).id();
+            long later = runnel.insert(new Task("later"), InsertOptions.builder().queue("reports").build()).id();
             for (int i = 0; i < 200 && runnel.jobGet(broken).orElseThrow().attempt() == 0; i++) {
                 Thread.sleep(10);
             }

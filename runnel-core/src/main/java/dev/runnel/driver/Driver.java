@@ -1,6 +1,7 @@
 package dev.runnel.driver;
 
 import dev.runnel.ClientRow;
+import dev.runnel.InsertResult;
 import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
@@ -56,14 +57,18 @@ public interface Driver extends AutoCloseable {
 
     // ---- jobs ----
 
-    /** Inserts jobs, in as few statements as the database allows, and returns their ids in order. */
-    long[] jobInsertMany(List<JobInsertParams> jobs);
+    /**
+     * Inserts jobs, in as few statements as the database allows, and returns their results in
+     * order. A unique job whose key another job holds (in one of that job's unique states) is not
+     * written: its result is the holder's id, marked duplicate. No two jobs given share a key.
+     */
+    List<InsertResult> jobInsertMany(List<JobInsertParams> jobs);
 
     /**
      * Inserts jobs on the caller's connection, inside whatever transaction it holds: they exist
-     * only if the caller commits. Returns their ids in order.
+     * only if the caller commits. Returns their results in order, as {@link #jobInsertMany}.
      */
-    long[] jobInsertManyTx(Connection connection, List<JobInsertParams> jobs);
+    List<InsertResult> jobInsertManyTx(Connection connection, List<JobInsertParams> jobs);
 
     /**
      * Claims up to {@code max} available jobs of a queue in one statement, moving them to running
@@ -138,9 +143,13 @@ public interface Driver extends AutoCloseable {
 
     /**
      * Makes jobs that are not running available at {@code now}, attempts kept (one more allowed
-     * when out of them), and wakes their queues where the driver can. Returns the ids changed.
+     * when out of them), and wakes their queues where the driver can. A unique job whose key
+     * another job holds is left as it is. Returns the ids changed.
      */
     long[] jobRetryMany(long[] ids, Instant now);
+
+    /** The job, other than {@code id}, that holds {@code id}'s unique key, if any does. */
+    Optional<Long> jobUniqueHolder(long id);
 
     /** Deletes jobs that are not running; returns the ids deleted. */
     long[] jobDeleteMany(long[] ids);

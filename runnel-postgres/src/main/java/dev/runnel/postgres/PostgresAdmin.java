@@ -5,12 +5,13 @@ import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.SqlFile;
 import java.sql.PreparedStatement;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.Set;
 
 /** The job administration of {@link PostgresDriver}, one statement each, from {@code admin.sql}. */
 final class PostgresAdmin {
     private static final Set<String> STATEMENTS = Set.of("JobCancelMany", "JobCancelRequested", "JobRetryMany",
-            "JobDeleteMany");
+            "JobUniqueHolder", "JobDeleteMany");
 
     private final PostgresSchema schema;
     private final PostgresConnections connections;
@@ -62,6 +63,16 @@ final class PostgresAdmin {
                 ps.setObject(2, ids);
                 ps.setString(3, schema.channel());
                 return JdbcIds.read(ps, ids.length);
+            }
+        });
+    }
+
+    Optional<Long> uniqueHolder(long id) {
+        return connections.run("finding a unique key's holder", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("JobUniqueHolder"))) {
+                ps.setLong(1, id);
+                long[] holder = JdbcIds.read(ps, 1);
+                return holder.length == 0 ? Optional.empty() : Optional.of(holder[0]);
             }
         });
     }

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import dev.runnel.ClientRow;
+import dev.runnel.InsertResult;
 import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
@@ -209,12 +210,12 @@ public final class PostgresDriver implements Driver {
     // ---- jobs ----
 
     @Override
-    public long[] jobInsertMany(List<JobInsertParams> batch) {
+    public List<InsertResult> jobInsertMany(List<JobInsertParams> batch) {
         return jobs.insertMany(batch);
     }
 
     @Override
-    public long[] jobInsertManyTx(Connection connection, List<JobInsertParams> batch) {
+    public List<InsertResult> jobInsertManyTx(Connection connection, List<JobInsertParams> batch) {
         return jobs.insertManyTx(connection, batch);
     }
 
@@ -293,6 +294,11 @@ public final class PostgresDriver implements Driver {
     @Override
     public long[] jobRetryMany(long[] ids, Instant now) {
         return admin.retryMany(ids, now);
+    }
+
+    @Override
+    public Optional<Long> jobUniqueHolder(long id) {
+        return admin.uniqueHolder(id);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.runnel.postgres;
 
+import dev.runnel.InsertResult;
 import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
@@ -37,7 +38,7 @@ import java.util.Set;
  * travel as arrays (primitive ones where the values cannot be null) expanded by {@code unnest}.
  */
 final class PostgresJobs {
-    private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobClaim", "JobClaimAtMostOnce", "JobClaimRecover",
+    private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUnique", "JobClaim", "JobClaimAtMostOnce", "JobClaimRecover",
             "JobCompleteMany", "JobSetStateMany", "JobReinsertMany", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobGet", "JobGetMany", "JobList", "JobCountByState");
 
     private final PostgresSchema schema;
@@ -53,16 +54,16 @@ final class PostgresJobs {
                 .withSchema(schema.quoted());
     }
 
-    long[] insertMany(List<JobInsertParams> jobs) {
+    List<InsertResult> insertMany(List<JobInsertParams> jobs) {
         if (jobs.isEmpty()) {
-            return new long[0];
+            return List.of();
         }
         return connections.run("inserting jobs", c -> insert(c, jobs));
     }
 
-    long[] insertManyTx(Connection connection, List<JobInsertParams> jobs) {
+    List<InsertResult> insertManyTx(Connection connection, List<JobInsertParams> jobs) {
         if (jobs.isEmpty()) {
-            return new long[0];
+            return List.of();
         }
         try {
             return insert(connection, jobs);
@@ -71,7 +72,7 @@ final class PostgresJobs {
         }
     }
 
-    private long[] insert(Connection c, List<JobInsertParams> jobs) throws SQLException {
+    private List<InsertResult> insert(Connection c, List<JobInsertParams> jobs) throws SQLException {
         int n = jobs.size();
         String[] kinds = new String[n];
         String[] args = new String[n];
@@ -96,7 +97,8 @@ final class PostgresJobs {
             tags[i] = JobJson.encodeStrings(job.tags());
             metadata[i] = job.metadata();
         }
-        try (PreparedStatement ps = c.prepareStatement(sql.get("JobInsertMany"))) {
+        boolean unique = JobInsertParams.anyUnique(jobs);
+        try (PreparedStatement ps = c.prepareStatement(sql.get(unique ? "JobInsertManyUnique" : "JobInsertMany"))) {
             // pgjdbc binds a primitive array given to setObject as int4[] or int8[], unboxed.
             ps.setArray(1, c.createArrayOf("text", kinds));
             ps.setArray(2, c.createArrayOf("text", args));
@@ -108,18 +110,29 @@ final class PostgresJobs {
             ps.setObject(8, maxAttempts);
             ps.setArray(9, c.createArrayOf("text", tags));
             ps.setArray(10, c.createArrayOf("text", metadata));
-            ps.setString(11, schema.channel());
-            long[] ids = new long[n];
-            int count = 0;
+            int p = 11;
+            if (unique) {
+                byte[][] keys = new byte[n][];
+                Integer[] masks = new Integer[n];
+                for (int i = 0; i < n; i++) {
+                    JobInsertParams job = jobs.get(i);
+                    keys[i] = job.uniqueKey();
+                    masks[i] = job.unique() ? job.uniqueStates() : null;
+                }
+                ps.setArray(p++, c.createArrayOf("bytea", keys));
+                ps.setArray(p++, c.createArrayOf("integer", masks));
+            }
+            ps.setString(p, schema.channel());
+            List<InsertResult> results = new ArrayList<>(n);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    ids[count++] = rs.getLong(1);
+                    results.add(new InsertResult(rs.getLong(1), unique && rs.getBoolean(2)));
                 }
             }
-            if (count != n) {
-                throw new SQLException("inserted " + count + " jobs of " + n);
+            if (results.size() != n) {
+                throw new SQLException("inserted " + results.size() + " jobs of " + n);
             }
-            return ids;
+            return results;
         }
     }
 

@@ -30,15 +30,29 @@ WHERE id = ANY (?::bigint[]) AND state = 'running' AND cancel_requested_at IS NO
 -- name: JobRetryMany
 -- Jobs ?2 that are not running become available at ?1 with their attempts kept; one out of
 -- attempts gets one more, so that it can run. Wakes their queues on channel ?3. Returns the ids.
+-- A unique job whose key another job has taken since it left its unique states stays as it is
+-- (JobUniqueHolder says which): moving it would break the unique index.
 WITH retried AS (
     UPDATE {schema}.runnel_job j
     SET state = 'available', scheduled_at = ?, finalized_at = NULL, cancel_requested_at = NULL,
         max_attempts = greatest(j.max_attempts, j.attempt + 1)
     WHERE j.id = ANY (?::bigint[]) AND j.state <> 'running'
+      AND NOT EXISTS (
+          SELECT 1 FROM {schema}.runnel_job o
+          WHERE o.unique_key = j.unique_key AND o.id <> j.id
+            AND o.unique_key IS NOT NULL AND o.unique_states IS NOT NULL
+            AND {schema}.runnel_job_state_in_bitmask(o.unique_states, o.state))
     RETURNING j.id, j.queue
 )
 SELECT id FROM retried
 WHERE (SELECT count(pg_notify(?, q.queue)) FROM (SELECT DISTINCT queue FROM retried) AS q) >= 0;
+
+-- name: JobUniqueHolder
+-- The job, other than ?1, that holds ?1's unique key.
+SELECT o.id FROM {schema}.runnel_job j
+JOIN {schema}.runnel_job o ON o.unique_key = j.unique_key AND o.id <> j.id
+WHERE j.id = ? AND o.unique_key IS NOT NULL AND o.unique_states IS NOT NULL
+  AND {schema}.runnel_job_state_in_bitmask(o.unique_states, o.state);
 
 -- name: JobDeleteMany
 -- Deletes jobs ?1 that are not running; returns the ids deleted.

@@ -34,6 +34,44 @@ WHERE (SELECT count(pg_notify(?, q.queue))
        FROM (SELECT DISTINCT queue FROM input WHERE state = 'available') AS q) >= 0
 ORDER BY ord;
 
+-- name: JobInsertManyUnique
+-- JobInsertMany for a batch with unique jobs (?12 their keys, ?13 their state masks, NULL for the
+-- rest), so that batches without any keep the plain statement. A job whose key is held goes to
+-- ON CONFLICT, whose DO UPDATE (a no-op write, as River does) makes RETURNING give the holder's
+-- row: the holder is found in the same statement that found the conflict, not by a later read
+-- that it could have left by then. The batch never holds one key twice (the Inserter sees to
+-- it): DO UPDATE cannot touch one row twice in a statement. Returns, in input order, each job's
+-- id (its own, or its holder's) and whether it was a duplicate.
+WITH input AS MATERIALIZED (
+    SELECT nextval('{schema}.runnel_job_id_seq') AS id, x.*
+    FROM unnest(?::text[], ?::text[], ?::text[], ?::smallint[], ?::text[], ?::bigint[], ?::bigint[],
+                ?::integer[], ?::text[], ?::text[], ?::bytea[], ?::integer[])
+         WITH ORDINALITY AS x(kind, args, queue, priority, state, created_at, scheduled_at, max_attempts,
+                              tags, metadata, unique_key, unique_states, ord)
+),
+inserted AS (
+    INSERT INTO {schema}.runnel_job AS j
+        (id, kind, args, queue, priority, state, created_at, scheduled_at, max_attempts, tags, metadata,
+         unique_key, unique_states)
+    SELECT id, kind, args::jsonb, queue, priority, state::{schema}.runnel_job_state,
+           timestamptz 'epoch' + created_at * interval '1 microsecond',
+           timestamptz 'epoch' + scheduled_at * interval '1 microsecond',
+           max_attempts, ARRAY(SELECT jsonb_array_elements_text(tags::jsonb)), metadata::jsonb,
+           unique_key, unique_states::bit(8)
+    FROM input
+    ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND unique_states IS NOT NULL
+                                  AND {schema}.runnel_job_state_in_bitmask(unique_states, state)
+    DO UPDATE SET kind = j.kind
+    RETURNING j.id, j.unique_key
+)
+SELECT coalesce(mine.id, holder.id), mine.id IS NULL
+FROM input
+LEFT JOIN inserted mine ON mine.id = input.id
+LEFT JOIN inserted holder ON holder.unique_key = input.unique_key AND holder.id <> input.id
+WHERE (SELECT count(pg_notify(?, q.queue))
+       FROM (SELECT DISTINCT queue FROM input WHERE state = 'available') AS q) >= 0
+ORDER BY input.ord;
+
 -- name: JobClaim
 -- One statement claims a batch and returns it. The CTE, not WHERE id IN (SELECT ... LIMIT n):
 -- Postgres may run an IN sub-select more than once and lock more than n rows (bug #15715).

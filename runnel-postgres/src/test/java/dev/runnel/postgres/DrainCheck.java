@@ -1,5 +1,6 @@
 package dev.runnel.postgres;
 
+import dev.runnel.InsertResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runnel.InsertOptions;
@@ -38,7 +39,7 @@ final class DrainCheck {
             for (int n = from; n < Math.min(count, from + INSERT_BATCH); n++) {
                 batch.add(new InsertRequest(new DrainJob(n), options));
             }
-            for (long id : inserter.insertMany(batch)) {
+            for (long id : InsertResult.ids(inserter.insertMany(batch))) {
                 ids.add(id);
             }
         }

@@ -1,5 +1,6 @@
 package dev.runnel.postgres;
 
+import dev.runnel.InsertResult;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -170,7 +171,7 @@ class PostgresDriverTest {
             new Migrator(d).up();
             Instant scheduled = T0.plusNanos(123_456_789);
             long id = d.jobInsertMany(List.of(new JobInsertParams("k", "{}", "q", 1, JobState.AVAILABLE, scheduled,
-                    scheduled, 25, List.of(), "{}")))[0];
+                    scheduled, 25, List.of(), "{}"))).getFirst().id();
             JobRow row = d.jobGet(id).orElseThrow();
             assertThat(row.createdAt()).isEqualTo(Times.truncate(scheduled)).isEqualTo(T0.plusNanos(123_456_000));
             assertThat(row.scheduledAt()).isEqualTo(Times.truncate(scheduled));
@@ -193,11 +194,11 @@ class PostgresDriverTest {
         try (PostgresDriver d = db.newDriver()) {
             new Migrator(d).up();
             JobInsertParams low = new JobInsertParams("k", "{}", "q", 2, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}");
-            long[] backlog = d.jobInsertMany(List.of(low, low, low, low, low, low));
+            long[] backlog = InsertResult.ids(d.jobInsertMany(List.of(low, low, low, low, low, low)));
             assertThat(d.jobClaim(new JobClaimParams("q", 2, T0, "c"))).extracting(JobRow::id)
                     .containsExactly(backlog[0], backlog[1]);
             long urgent = d.jobInsertMany(List.of(new JobInsertParams("k", "{}", "q", 1, JobState.AVAILABLE, T0, T0, 25,
-                    List.of(), "{}")))[0];
+                    List.of(), "{}"))).getFirst().id();
             // The backlog goes on from where the last full claim ended, so the urgent job waits; the
             // position's second is real time, so the client's clock jumping a day changes nothing...
             assertThat(d.jobClaim(new JobClaimParams("q", 2, T0.plus(Duration.ofDays(1)), "c"))).extracting(JobRow::id)
@@ -262,7 +263,7 @@ class PostgresDriverTest {
         long[] ids = new long[finalizedAt.length];
         for (int i = 0; i < finalizedAt.length; i++) {
             ids[i] = d.jobInsertMany(List.of(new JobInsertParams("k", "{}", "done", 1, JobState.AVAILABLE, T0, T0, 25,
-                    List.of(), "{}")))[0];
+                    List.of(), "{}"))).getFirst().id();
             List<JobRow> claimed = d.jobClaim(new JobClaimParams("done", 1, T0, "c"));
             d.jobCompleteMany(JobCompleteManyParams.of(claimed, finalizedAt[i]));
         }
@@ -302,7 +303,7 @@ class PostgresDriverTest {
         try (PostgresDriver d = db.newDriver()) {
             new Migrator(d).up();
             JobInsertParams job = new JobInsertParams("k", "{}", "q", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}");
-            long[] ids = d.jobInsertMany(List.of(job, job, job));
+            long[] ids = InsertResult.ids(d.jobInsertMany(List.of(job, job, job)));
             Map<Long, JobRow> claimed = d.jobClaim(new JobClaimParams("q", 10, T0, "c")).stream()
                     .collect(Collectors.toMap(JobRow::id, j -> j));
             Instant later = T0.plusNanos(1_001_000);
@@ -354,7 +355,7 @@ class PostgresDriverTest {
         try (PostgresDriver d = PostgresDriver.builder().dataSource(app).schema(schema).build()) {
             new Migrator(d).up();
             long id = d.jobInsertMany(List.of(new JobInsertParams("k", "{\"a\": 1}", "q", 2, JobState.AVAILABLE, T0, T0, 3,
-                    List.of("x", "y"), "{\"m\": true}")))[0];
+                    List.of("x", "y"), "{\"m\": true}"))).getFirst().id();
             JobRow row = d.jobGet(id).orElseThrow();
             assertThat(row.args()).isEqualTo("{\"a\":1}");
             assertThat(row.metadata()).isEqualTo("{\"m\":true}");

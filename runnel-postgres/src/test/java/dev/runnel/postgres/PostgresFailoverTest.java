@@ -94,7 +94,7 @@ class PostgresFailoverTest {
                 DrainWorkerProcess child = DrainWorkerProcess.start(dir, "busy", PostgresTestSchema.URL, schema, "slow", 1,
                         CHILD_MAX_LIFE, Duration.ofMinutes(1), true)) {
             child.awaitLine("READY", CHILD_READY);
-            long id = operator.insert(new DrainJob(1), InsertOptions.builder().queue("slow").build());
+            long id = operator.insert(new DrainJob(1), InsertOptions.builder().queue("slow").build()).id();
             child.send("GO");
             Await.until("the child to run the job", SETTLE,
                     () -> operator.jobGet(id).orElseThrow().state() == JobState.RUNNING);
@@ -122,7 +122,7 @@ class PostgresFailoverTest {
                 .leaderLease(DrainWorkerMain.FAST_LEASE).build()) {
             leader.start();
             Await.until("the leader to lead", SETTLE, leader::isLeader);
-            long id = leader.insert(new DrainJob(DrainWorkerMain.HALT), InsertOptions.builder().queue("deadly").build());
+            long id = leader.insert(new DrainJob(DrainWorkerMain.HALT), InsertOptions.builder().queue("deadly").build()).id();
             for (int round = 1; round <= 3; round++) {
                 try (DrainWorkerProcess victim = DrainWorkerProcess.start(dir, "victim-" + round, PostgresTestSchema.URL,
                         schema, "deadly", 1, CHILD_MAX_LIFE, Duration.ZERO, true)) {

@@ -29,7 +29,7 @@ class PostgresIsolationTest {
         try (PostgresDriver a = db.newDriver(); PostgresDriver b = db.newDriver()) {
             new Migrator(a).up();
             new Migrator(b).up();
-            long id = a.jobInsertMany(List.of(job("default", JobState.AVAILABLE, T0)))[0];
+            long id = a.jobInsertMany(List.of(job("default", JobState.AVAILABLE, T0))).getFirst().id();
             a.jobInsertMany(List.of(job("default", JobState.SCHEDULED, T0.plusSeconds(5))));
 
             assertThat(b.jobList(JobQuery.all())).isEmpty();

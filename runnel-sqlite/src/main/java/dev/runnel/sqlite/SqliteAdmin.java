@@ -6,6 +6,7 @@ import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
 import java.sql.PreparedStatement;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -14,7 +15,7 @@ import java.util.Set;
  */
 final class SqliteAdmin {
     private static final Set<String> STATEMENTS = Set.of("JobCancelMany", "JobCancelRequested", "JobRetryMany",
-            "JobDeleteMany");
+            "JobUniqueHolder", "JobDeleteMany");
 
     private final SqliteConnections connections;
     private final SqlFile sql;
@@ -49,6 +50,15 @@ final class SqliteAdmin {
             ps.setString(1, SqliteBatch.encodeIds(ids));
             ps.setLong(2, Times.toMicros(now));
             return JdbcIds.read(ps, ids.length);
+        });
+    }
+
+    Optional<Long> uniqueHolder(long id) {
+        return connections.read(s -> {
+            PreparedStatement ps = s.prepare(sql.get("JobUniqueHolder"));
+            ps.setLong(1, id);
+            long[] holder = JdbcIds.read(ps, 1);
+            return holder.length == 0 ? Optional.empty() : Optional.of(holder[0]);
         });
     }
 

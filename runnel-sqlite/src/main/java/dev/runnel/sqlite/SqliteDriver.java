@@ -1,13 +1,13 @@
 package dev.runnel.sqlite;
 
 import dev.runnel.ClientRow;
+import dev.runnel.InsertResult;
 import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.LeaderRow;
 import dev.runnel.QueueRow;
-import dev.runnel.RunnelException;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
 import dev.runnel.driver.ClientRescuedParams;
@@ -58,7 +58,7 @@ public final class SqliteDriver implements Driver {
     /** Default reader connections for a file: {@value}. */
     public static final int DEFAULT_READERS = 2;
 
-    private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUniform", "JobInsertReturning", "LastInsertId",
+    private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUniform", "JobInsertReturning", "JobUniqueHolder", "LastInsertId",
             "JobClaim", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobIdRange", "JobCreatedAtFrom", "JobGet", "JobGetMany", "JobList", "JobCountByState");
 
     private final SqlFile sql;
@@ -67,11 +67,13 @@ public final class SqliteDriver implements Driver {
     private final SqliteCluster cluster;
     private final SqliteAdmin admin;
     private final SqliteMigrations migrationTable;
+    private final SqliteInserts inserts;
 
     private SqliteDriver(String jdbcUrl, String description, boolean memory, int readers, Duration busyTimeout) {
         this.sql = SqlFile.parse("job.sql", SqliteDriver.class.getResourceAsStream("job.sql"), JOB_STATEMENTS);
         this.migrations = MigrationFiles.load(name -> SqliteDriver.class.getResourceAsStream("migration/" + name));
         this.connections = new SqliteConnections(jdbcUrl, description, memory, readers, busyTimeout);
+        this.inserts = new SqliteInserts(sql, connections);
         this.cluster = new SqliteCluster(connections);
         this.admin = new SqliteAdmin(connections);
         this.migrationTable = new SqliteMigrations(connections);
@@ -140,72 +142,13 @@ public final class SqliteDriver implements Driver {
     // ---- jobs ----
 
     @Override
-    public long[] jobInsertMany(List<JobInsertParams> jobs) {
-        // One statement for the batch. Its ids are consecutive because the writer lock is held
-        // and json_each inserts in array order, so the last id gives them all.
-        boolean uniform = SqliteBatch.isUniform(jobs);
-        String batch = uniform ? SqliteBatch.encodeArgs(jobs) : SqliteBatch.encode(jobs);
-        return connections.write(s -> {
-            PreparedStatement insert;
-            if (uniform) {
-                insert = s.prepare(sql.get("JobInsertManyUniform"));
-                JobInsertParams first = jobs.getFirst();
-                insert.setString(1, first.kind());
-                insert.setString(2, first.state().dbName());
-                insert.setString(3, first.queue());
-                insert.setInt(4, first.priority());
-                insert.setInt(5, first.maxAttempts());
-                insert.setLong(6, Times.toMicros(first.createdAt()));
-                insert.setLong(7, Times.toMicros(first.scheduledAt()));
-                insert.setString(8, JobJson.encodeStrings(first.tags()));
-                insert.setString(9, first.metadata());
-                insert.setString(10, batch);
-            } else {
-                insert = s.prepare(sql.get("JobInsertMany"));
-                insert.setString(1, batch);
-            }
-            insert.executeUpdate();
-            long last;
-            try (ResultSet rs = s.prepare(sql.get("LastInsertId")).executeQuery()) {
-                rs.next();
-                last = rs.getLong(1);
-            }
-            long[] ids = new long[jobs.size()];
-            for (int i = 0; i < ids.length; i++) {
-                ids[i] = last - ids.length + 1 + i;
-            }
-            return ids;
-        });
+    public List<InsertResult> jobInsertMany(List<JobInsertParams> jobs) {
+        return inserts.insertMany(jobs);
     }
 
     @Override
-    public long[] jobInsertManyTx(Connection connection, List<JobInsertParams> jobs) {
-        long[] ids = new long[jobs.size()];
-        try (PreparedStatement insert = connection.prepareStatement(sql.get("JobInsertReturning"))) {
-            for (int i = 0; i < ids.length; i++) {
-                bindInsert(insert, jobs.get(i));
-                try (ResultSet rs = insert.executeQuery()) {
-                    rs.next();
-                    ids[i] = rs.getLong(1);
-                }
-            }
-        } catch (SQLException e) {
-            throw new RunnelException("inserting jobs on the caller's connection failed: " + e.getMessage(), e);
-        }
-        return ids;
-    }
-
-    private static void bindInsert(PreparedStatement ps, JobInsertParams job) throws SQLException {
-        ps.setString(1, job.kind());
-        ps.setString(2, job.args());
-        ps.setString(3, job.state().dbName());
-        ps.setString(4, job.queue());
-        ps.setInt(5, job.priority());
-        ps.setInt(6, job.maxAttempts());
-        ps.setLong(7, Times.toMicros(job.createdAt()));
-        ps.setLong(8, Times.toMicros(job.scheduledAt()));
-        ps.setString(9, JobJson.encodeStrings(job.tags()));
-        ps.setString(10, job.metadata());
+    public List<InsertResult> jobInsertManyTx(Connection connection, List<JobInsertParams> jobs) {
+        return inserts.insertManyTx(connection, jobs);
     }
 
     @Override
@@ -444,6 +387,11 @@ public final class SqliteDriver implements Driver {
     @Override
     public long[] jobRetryMany(long[] ids, Instant now) {
         return admin.retryMany(ids, now);
+    }
+
+    @Override
+    public Optional<Long> jobUniqueHolder(long id) {
+        return admin.uniqueHolder(id);
     }
 
     @Override

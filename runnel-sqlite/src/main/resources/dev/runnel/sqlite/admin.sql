@@ -22,12 +22,27 @@ WHERE id IN (SELECT value FROM json_each(?1)) AND state = 'running' AND cancel_r
 
 -- name: JobRetryMany
 -- Jobs ?1 (a JSON array) that are not running become available at ?2 with their attempts kept;
--- one out of attempts gets one more. Returns the ids and queues.
-UPDATE runnel_job
+-- one out of attempts gets one more. Returns the ids and queues. A unique job whose key another
+-- job has taken since it left its unique states stays as it is (JobUniqueHolder says which).
+UPDATE runnel_job AS j
 SET state = 'available', scheduled_at = ?2, finalized_at = NULL, cancel_requested_at = NULL,
     max_attempts = max(max_attempts, attempt + 1)
 WHERE id IN (SELECT value FROM json_each(?1)) AND state <> 'running'
+  AND NOT EXISTS (
+      SELECT 1 FROM runnel_job o
+      WHERE o.unique_key = j.unique_key AND o.id <> j.id
+        AND o.unique_key IS NOT NULL AND o.unique_states IS NOT NULL
+            AND (o.unique_states >> CASE o.state WHEN 'scheduled' THEN 6 WHEN 'available' THEN 5 WHEN 'running' THEN 4
+                 WHEN 'retryable' THEN 3 WHEN 'completed' THEN 2 WHEN 'cancelled' THEN 1 ELSE 0 END) & 1 = 1)
 RETURNING id, queue;
+
+-- name: JobUniqueHolder
+-- The job, other than ?1, that holds ?1's unique key.
+SELECT o.id FROM runnel_job j
+JOIN runnel_job o ON o.unique_key = j.unique_key AND o.id <> j.id
+WHERE j.id = ?1 AND o.unique_key IS NOT NULL AND o.unique_states IS NOT NULL
+            AND (o.unique_states >> CASE o.state WHEN 'scheduled' THEN 6 WHEN 'available' THEN 5 WHEN 'running' THEN 4
+                 WHEN 'retryable' THEN 3 WHEN 'completed' THEN 2 WHEN 'cancelled' THEN 1 ELSE 0 END) & 1 = 1;
 
 -- name: JobDeleteMany
 -- Deletes jobs ?1 (a JSON array) that are not running; returns the ids deleted.

@@ -21,10 +21,26 @@ FROM json_each(?10)
 ORDER BY key;
 
 -- name: JobInsertReturning
--- On a caller's connection the ids cannot be derived from last_insert_rowid, so each row returns its own.
-INSERT INTO runnel_job (kind, args, state, queue, priority, max_attempts, created_at, scheduled_at, tags, metadata)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+-- One job, returning its id: on a caller's connection, where ids cannot be derived from
+-- last_insert_rowid, and for unique jobs. A unique job whose key is held (?11 the key, ?12 its
+-- state mask; both NULL for a job that is not unique) is not written and returns no row: the
+-- caller then reads the holder with JobUniqueHolder, in the same transaction, so the holder
+-- cannot have moved on in between (the writer lock is held, or it is the caller's own).
+INSERT INTO runnel_job (kind, args, state, queue, priority, max_attempts, created_at, scheduled_at, tags, metadata,
+                        unique_key, unique_states)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND unique_states IS NOT NULL
+      AND (unique_states >> CASE state WHEN 'scheduled' THEN 6 WHEN 'available' THEN 5 WHEN 'running' THEN 4
+           WHEN 'retryable' THEN 3 WHEN 'completed' THEN 2 WHEN 'cancelled' THEN 1 ELSE 0 END) & 1 = 1
+DO NOTHING
 RETURNING id;
+
+-- name: JobUniqueHolder
+-- The job that holds unique key ?1.
+SELECT id FROM runnel_job
+WHERE unique_key = ?1 AND unique_key IS NOT NULL AND unique_states IS NOT NULL
+  AND (unique_states >> CASE state WHEN 'scheduled' THEN 6 WHEN 'available' THEN 5 WHEN 'running' THEN 4
+       WHEN 'retryable' THEN 3 WHEN 'completed' THEN 2 WHEN 'cancelled' THEN 1 ELSE 0 END) & 1 = 1;
 
 -- name: LastInsertId
 SELECT last_insert_rowid();

@@ -89,7 +89,7 @@ class ClientBuilderTest {
         try (Runnel runnel = builder.build()) {
             builder.listener(event -> late.incrementAndGet()).queue("other", 5).clientId("changed");
             runnel.start();
-            long id = runnel.insert(new Ping("a"));
+            long id = runnel.insert(new Ping("a")).id();
             assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.COMPLETED);
             assertThat(runnel.id()).isNotEqualTo("changed");
             assertThat(late).hasValue(0);
@@ -100,7 +100,7 @@ class ClientBuilderTest {
     @Test
     void withAutoMigrateAClientCanInsertBeforeItStarts() {
         try (Runnel runnel = Runnel.builder().driver(driver()).autoMigrate(true).build()) {
-            long id = runnel.insert(new Ping("early"));
+            long id = runnel.insert(new Ping("early")).id();
             assertThat(runnel.jobGet(id).orElseThrow().state()).isEqualTo(JobState.AVAILABLE);
         }
     }
@@ -141,7 +141,7 @@ class ClientBuilderTest {
                         }
                     }).build();
             stubborn.start();
-            long id = stubborn.insert(new Ping("stuck"));
+            long id = stubborn.insert(new Ping("stuck")).id();
             Await.until("the job to run", () -> stubborn.jobGet(id).orElseThrow().state() == JobState.RUNNING);
             stubborn.stop(Duration.ofMillis(50));
             Await.until("the job to be rescued", Duration.ofSeconds(10),

@@ -51,7 +51,7 @@ class ShutdownHookTest {
     void sigtermStopsTheClientGracefullyAndItsJobRunsAgainWithItsAttempt(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("jobs.db");
         try (Runnel parent = Runnel.builder().driver(SqliteDriver.open(file)).autoMigrate(true).build()) {
-            long id = parent.insert(new Slow(1));
+            long id = parent.insert(new Slow(1)).id();
             String java = ProcessHandle.current().info().command().orElseThrow();
             Process child = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
                     ShutdownHookTest.class.getName(), file.toString())).redirectErrorStream(true).start();

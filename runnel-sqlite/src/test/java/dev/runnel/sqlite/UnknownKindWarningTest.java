@@ -1,5 +1,6 @@
 package dev.runnel.sqlite;
 
+import dev.runnel.InsertResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runnel.InsertRequest;
@@ -44,8 +45,8 @@ class UnknownKindWarningTest {
         try (Runnel runnel = Runnel.builder().driver(SqliteDriver.open(dir.resolve("jobs.db"))).autoMigrate(true)
                 .queue("default", 5).listener(events).worker(Known.class, job -> {}).build()) {
             runnel.start();
-            long[] ids = runnel.insertMany(List.of(InsertRequest.of(new Orphan(1)), InsertRequest.of(new Orphan(2)),
-                    InsertRequest.of(new Orphan(3))));
+            long[] ids = InsertResult.ids(runnel.insertMany(List.of(InsertRequest.of(new Orphan(1)), InsertRequest.of(new Orphan(2)),
+                    InsertRequest.of(new Orphan(3)))));
             for (long id : ids) {
                 assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.FAILED);
             }

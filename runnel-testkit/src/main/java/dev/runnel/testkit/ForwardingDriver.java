@@ -1,5 +1,6 @@
 package dev.runnel.testkit;
 
+import dev.runnel.InsertResult;
 import dev.runnel.ClientRow;
 import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
@@ -72,12 +73,12 @@ public class ForwardingDriver implements Driver {
     }
 
     @Override
-    public long[] jobInsertMany(List<JobInsertParams> jobs) {
+    public List<InsertResult> jobInsertMany(List<JobInsertParams> jobs) {
         return delegate.jobInsertMany(jobs);
     }
 
     @Override
-    public long[] jobInsertManyTx(Connection connection, List<JobInsertParams> jobs) {
+    public List<InsertResult> jobInsertManyTx(Connection connection, List<JobInsertParams> jobs) {
         return delegate.jobInsertManyTx(connection, jobs);
     }
 
@@ -154,6 +155,11 @@ public class ForwardingDriver implements Driver {
     @Override
     public long[] jobRetryMany(long[] ids, Instant now) {
         return delegate.jobRetryMany(ids, now);
+    }
+
+    @Override
+    public Optional<Long> jobUniqueHolder(long id) {
+        return delegate.jobUniqueHolder(id);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.runnel.testkit;
 
+import dev.runnel.InsertResult;
 import dev.runnel.ClientRow;
 import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
@@ -67,7 +68,7 @@ public final class KillableDriver extends ForwardingDriver {
     }
 
     @Override
-    public long[] jobInsertMany(List<JobInsertParams> jobs) {
+    public List<InsertResult> jobInsertMany(List<JobInsertParams> jobs) {
         return alive(() -> super.jobInsertMany(jobs));
     }
 
@@ -144,6 +145,11 @@ public final class KillableDriver extends ForwardingDriver {
     @Override
     public long[] jobRetryMany(long[] ids, Instant now) {
         return alive(() -> super.jobRetryMany(ids, now));
+    }
+
+    @Override
+    public Optional<Long> jobUniqueHolder(long id) {
+        return alive(() -> super.jobUniqueHolder(id));
     }
 
     @Override

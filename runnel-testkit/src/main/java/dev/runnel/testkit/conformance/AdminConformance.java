@@ -32,8 +32,8 @@ public abstract class AdminConformance extends DriverConformance {
     @Test
     void cancellingAJobThatIsNotRunningMakesItFinalAtOnce() {
         Runnel runnel = inserter();
-        long available = runnel.insert(new TestArgs("a", 1));
-        long scheduled = runnel.insert(new TestArgs("s", 2), InsertOptions.builder().scheduledAt(T0.plusSeconds(60)).build());
+        long available = runnel.insert(new TestArgs("a", 1)).id();
+        long scheduled = runnel.insert(new TestArgs("s", 2), InsertOptions.builder().scheduledAt(T0.plusSeconds(60)).build()).id();
         JobRow cancelled = runnel.jobs().cancel(available);
         assertThat(cancelled.state()).isEqualTo(JobState.CANCELLED);
         assertThat(cancelled.finalizedAt()).contains(T0);
@@ -60,7 +60,7 @@ public abstract class AdminConformance extends DriverConformance {
             }
         }));
         Runnel operator = inserter();
-        long id = operator.insert(new TestArgs("long", 1));
+        long id = operator.insert(new TestArgs("long", 1)).id();
         started.await();
         long begin = System.nanoTime();
         JobRow marked = operator.jobs().cancel(id);
@@ -91,7 +91,7 @@ public abstract class AdminConformance extends DriverConformance {
             }
             cancelled.countDown();
         }));
-        long id = inserter().insert(new TestArgs("stubborn", 1));
+        long id = inserter().insert(new TestArgs("stubborn", 1)).id();
         started.await();
         inserter().jobs().cancel(id);
         cancelled.await();
@@ -101,7 +101,7 @@ public abstract class AdminConformance extends DriverConformance {
 
     @Test
     void aFailureWrittenAfterACancelWasRequestedStillEndsTheJobCancelled() {
-        long id = inserter().insert(new TestArgs("x", 1));
+        long id = inserter().insert(new TestArgs("x", 1)).id();
         JobRow claimed = driver.jobClaim(new JobClaimParams("default", 1, T0, "c")).getFirst();
         clock.advance(Duration.ofSeconds(5));
         assertThat(driver.jobCancelMany(new JobCancelParams(new long[] {id}, clock.instant(), "stop it"))).containsExactly(id);
@@ -123,7 +123,7 @@ public abstract class AdminConformance extends DriverConformance {
                 throw new IllegalStateException("first time");
             }
         }));
-        long id = runnel.insert(new TestArgs("once", 1), InsertOptions.builder().maxAttempts(1).build());
+        long id = runnel.insert(new TestArgs("once", 1), InsertOptions.builder().maxAttempts(1).build()).id();
         assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.DISCARDED);
         JobRow retried = runnel.jobs().retry(id);
         assertThat(retried.state()).isIn(JobState.AVAILABLE, JobState.RUNNING, JobState.COMPLETED);
@@ -137,7 +137,7 @@ public abstract class AdminConformance extends DriverConformance {
 
     @Test
     void aRunningJobCanBeNeitherRetriedNorDeleted() {
-        long id = inserter().insert(new TestArgs("busy", 1));
+        long id = inserter().insert(new TestArgs("busy", 1)).id();
         driver.jobClaim(new JobClaimParams("default", 1, T0, "c"));
         Runnel operator = inserter();
         assertThatThrownBy(() -> operator.jobs().retry(id)).isInstanceOf(RunnelException.class)
@@ -150,7 +150,7 @@ public abstract class AdminConformance extends DriverConformance {
     @Test
     void deleteRemovesAJobThatIsNotRunning() {
         Runnel runnel = inserter();
-        long id = runnel.insert(new TestArgs("gone", 1));
+        long id = runnel.insert(new TestArgs("gone", 1)).id();
         runnel.jobs().delete(id);
         assertThat(runnel.jobGet(id)).isEmpty();
         assertThatThrownBy(() -> runnel.jobs().delete(id)).isInstanceOf(NotFoundException.class);
@@ -162,7 +162,7 @@ public abstract class AdminConformance extends DriverConformance {
         for (int i = 0; i < 25; i++) {
             runnel.insert(new TestArgs("bulk", i), InsertOptions.builder().queue("bulk").build());
         }
-        long other = runnel.insert(new TestArgs("other", 0), InsertOptions.builder().queue("other").build());
+        long other = runnel.insert(new TestArgs("other", 0), InsertOptions.builder().queue("other").build()).id();
         JobQuery bulk = JobQuery.all().queue("bulk").limit(10);
         assertThat(runnel.jobs().cancel(bulk)).isEqualTo(25);
         assertThat(runnel.jobList(JobQuery.inStates(JobState.CANCELLED).limit(100))).hasSize(25);

@@ -1,5 +1,6 @@
 package dev.runnel.testkit.conformance;
 
+import dev.runnel.InsertResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runnel.InsertOptions;
@@ -28,8 +29,8 @@ public abstract class CleanConformance extends DriverConformance {
     @Test
     void deletesOnlyJobsOfTheStateFinalizedBeforeTheCutoffOldestFirstAndAtMostTheLimit() {
         Runnel runnel = inserter();
-        long[] ids = runnel.insertMany(IntStream.range(0, 5).mapToObj(i -> InsertRequest.of(new TestArgs("j" + i, i))).toList());
-        long running = runnel.insert(new TestArgs("running", 9));
+        long[] ids = InsertResult.ids(runnel.insertMany(IntStream.range(0, 5).mapToObj(i -> InsertRequest.of(new TestArgs("j" + i, i))).toList()));
+        long running = runnel.insert(new TestArgs("running", 9)).id();
         List<JobRow> claimed = driver.jobClaim(new JobClaimParams("default", 5, T0, "c"));
         for (int i = 0; i < claimed.size(); i++) {
             driver.jobCompleteMany(JobCompleteManyParams.of(List.of(claimed.get(i)), T0.plusSeconds(i)));
@@ -69,10 +70,10 @@ public abstract class CleanConformance extends DriverConformance {
                     }
                 }));
         Await.until("the client to lead", runnel::isLeader);
-        long completed = runnel.insert(new TestArgs("complete", 1));
-        long cancelled = runnel.insert(new TestArgs("cancel", 2));
-        long discarded = runnel.insert(new TestArgs("discard", 3));
-        long waiting = runnel.insert(new TestArgs("later", 4), InsertOptions.builder().scheduledAt(T0.plusSeconds(86_400 * 30)).build());
+        long completed = runnel.insert(new TestArgs("complete", 1)).id();
+        long cancelled = runnel.insert(new TestArgs("cancel", 2)).id();
+        long discarded = runnel.insert(new TestArgs("discard", 3)).id();
+        long waiting = runnel.insert(new TestArgs("later", 4), InsertOptions.builder().scheduledAt(T0.plusSeconds(86_400 * 30)).build()).id();
         events.await(completed);
         events.await(cancelled);
         events.await(discarded);

@@ -83,7 +83,7 @@ public abstract class DriverConformance {
 
     /** Inserts a test job named {@code name} with {@code options}. */
     protected long insertNamed(Runnel runnel, String name, InsertOptions options) {
-        return runnel.insert(new TestArgs(name, 0), options);
+        return runnel.insert(new TestArgs(name, 0), options).id();
     }
 
     /** An insert-only client on this test's driver. */

@@ -1,5 +1,6 @@
 package dev.runnel.testkit.conformance;
 
+import dev.runnel.InsertResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runnel.InsertOptions;
@@ -66,7 +67,7 @@ public abstract class FailureConformance extends DriverConformance {
         for (int i = 0; i < names.length; i++) {
             requests.add(InsertRequest.of(new TestArgs(names[i], i)));
         }
-        return runnel.insertMany(requests);
+        return InsertResult.ids(runnel.insertMany(requests));
     }
 
     private JobRow job(Runnel runnel, long id) {
@@ -171,7 +172,7 @@ public abstract class FailureConformance extends DriverConformance {
         Runnel runnel = run(job -> {
             throw new JobSnooze(Duration.ofSeconds(Long.MAX_VALUE));
         });
-        long id = runnel.insert(new TestArgs("forever", 1));
+        long id = runnel.insert(new TestArgs("forever", 1)).id();
         assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.SNOOZED);
         JobRow row = job(runnel, id);
         assertThat(row.state()).isEqualTo(JobState.SCHEDULED);
@@ -192,7 +193,7 @@ public abstract class FailureConformance extends DriverConformance {
                 return Optional.of(Duration.ofSeconds(Long.MAX_VALUE, 999_999_999));
             }
         });
-        long id = runnel.insert(new TestArgs("x", 1));
+        long id = runnel.insert(new TestArgs("x", 1)).id();
         assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.FAILED);
         assertThat(job(runnel, id).scheduledAt()).isEqualTo(Times.MAX);
     }
@@ -215,7 +216,7 @@ public abstract class FailureConformance extends DriverConformance {
         Runnel runnel = run(job -> {
             throw new Unprintable();
         });
-        long id = runnel.insert(new TestArgs("x", 1));
+        long id = runnel.insert(new TestArgs("x", 1)).id();
         assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.FAILED);
         JobRow row = job(runnel, id);
         assertThat(row.state()).isEqualTo(JobState.RETRYABLE);
@@ -229,7 +230,7 @@ public abstract class FailureConformance extends DriverConformance {
             started.countDown();
             Thread.sleep(60_000);
         });
-        long id = runnel.insert(new TestArgs("last chance", 1), InsertOptions.builder().maxAttempts(1).build());
+        long id = runnel.insert(new TestArgs("last chance", 1), InsertOptions.builder().maxAttempts(1).build()).id();
         started.await();
         runnel.stop(Duration.ofMillis(50));
         JobRow row = job(runnel, id);
@@ -249,14 +250,14 @@ public abstract class FailureConformance extends DriverConformance {
             started.countDown();
             release.await();
         }));
-        long id = runnel.insert(new TestArgs("slow", 1));
+        long id = runnel.insert(new TestArgs("slow", 1)).id();
         started.await();
         // Behind the worker's back the attempt is given up (as the rescuer would) and claimed again.
         JobRow running = job(runnel, id);
         driver.jobSetStateMany(List.of(JobSetStateParams.of(running, JobState.AVAILABLE, T0, null, null, 0)));
         JobRow second = driver.jobClaim(new JobClaimParams("default", 1, T0.plusSeconds(1), "client-b")).getFirst();
         release.countDown();
-        long other = runnel.insert(new TestArgs("after", 2));
+        long other = runnel.insert(new TestArgs("after", 2)).id();
         events.await(other);
         Await.until("the late write to be made", () -> runnel.jobGet(id).isPresent());
         Thread.sleep(200); // the completer flushes within 50 ms; give it the chance to err
@@ -285,7 +286,7 @@ public abstract class FailureConformance extends DriverConformance {
                         }
                     }
                 }));
-        long id = runnel.insert(new TestArgs("stubborn", 1));
+        long id = runnel.insert(new TestArgs("stubborn", 1)).id();
         started.await();
         runnel.stop(Duration.ofMillis(50));
         release.countDown();

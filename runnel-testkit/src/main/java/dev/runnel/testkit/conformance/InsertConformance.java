@@ -1,5 +1,6 @@
 package dev.runnel.testkit.conformance;
 
+import dev.runnel.InsertResult;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,7 +24,7 @@ public abstract class InsertConformance extends DriverConformance {
     @Test
     void insertedJobReadsBackWithDefaults() {
         Runnel runnel = inserter();
-        long id = runnel.insert(new TestArgs("a", 1));
+        long id = runnel.insert(new TestArgs("a", 1)).id();
         JobRow job = runnel.jobGet(id).orElseThrow();
         assertThat(job.kind()).isEqualTo("test_job");
         assertThat(job.args()).contains("\"name\":\"a\"").contains("\"value\":1");
@@ -46,7 +47,7 @@ public abstract class InsertConformance extends DriverConformance {
         Runnel runnel = inserter();
         long id = runnel.insert(new TestArgs("b", 2), InsertOptions.builder()
                 .queue("emails").priority(4).maxAttempts(3).tags("billing", "eu-west")
-                .metadata(Map.of("tenant", "acme")).scheduledAt(T0.plusSeconds(60)).build());
+                .metadata(Map.of("tenant", "acme")).scheduledAt(T0.plusSeconds(60)).build()).id();
         JobRow job = runnel.jobGet(id).orElseThrow();
         assertThat(job.queue()).isEqualTo("emails");
         assertThat(job.priority()).isEqualTo(4);
@@ -60,13 +61,13 @@ public abstract class InsertConformance extends DriverConformance {
     @Test
     void perKindDefaultsApplyAndGivenOptionsWin() {
         Runnel runnel = inserter();
-        JobRow defaults = runnel.jobGet(runnel.insert(new UrgentArgs("x"))).orElseThrow();
+        JobRow defaults = runnel.jobGet(runnel.insert(new UrgentArgs("x")).id()).orElseThrow();
         assertThat(defaults.queue()).isEqualTo("urgent");
         assertThat(defaults.priority()).isEqualTo(3);
         assertThat(defaults.maxAttempts()).isEqualTo(5);
         assertThat(defaults.tags()).containsExactly("urgent");
         JobRow overridden = runnel.jobGet(runnel.insert(new UrgentArgs("y"),
-                InsertOptions.builder().priority(2).build())).orElseThrow();
+                InsertOptions.builder().priority(2).build()).id()).orElseThrow();
         assertThat(overridden.priority()).isEqualTo(2);
         assertThat(overridden.queue()).isEqualTo("urgent");
     }
@@ -76,7 +77,7 @@ public abstract class InsertConformance extends DriverConformance {
         Runnel runnel = inserter();
         List<InsertRequest> requests = IntStream.range(0, 250)
                 .mapToObj(i -> InsertRequest.of(new TestArgs("n" + i, i))).toList();
-        long[] ids = runnel.insertMany(requests);
+        long[] ids = InsertResult.ids(runnel.insertMany(requests));
         assertThat(ids).hasSize(250);
         for (int i = 0; i < ids.length; i++) {
             assertThat(runnel.jobGet(ids[i]).orElseThrow().args()).contains("\"value\":" + i + "}");
@@ -86,11 +87,11 @@ public abstract class InsertConformance extends DriverConformance {
     @Test
     void insertManyWithMixedOptionsStoresEachJobsOwn() {
         Runnel runnel = inserter();
-        long[] ids = runnel.insertMany(List.of(
+        long[] ids = InsertResult.ids(runnel.insertMany(List.of(
                 InsertRequest.of(new TestArgs("plain", 1)),
                 new InsertRequest(new TestArgs("quote\"d", 2), InsertOptions.builder().queue("other").priority(3)
                         .tags("t1", "t-2").metadata(Map.of("k", "v")).build()),
-                new InsertRequest(new UrgentArgs("u"), InsertOptions.builder().scheduledAt(T0.plusSeconds(5)).build())));
+                new InsertRequest(new UrgentArgs("u"), InsertOptions.builder().scheduledAt(T0.plusSeconds(5)).build()))));
         JobRow plain = runnel.jobGet(ids[0]).orElseThrow();
         assertThat(plain.queue()).isEqualTo("default");
         assertThat(plain.tags()).isEmpty();
@@ -110,9 +111,9 @@ public abstract class InsertConformance extends DriverConformance {
     @Test
     void listFiltersByStateAndQueueAndPages() {
         Runnel runnel = inserter();
-        long a = runnel.insert(new TestArgs("a", 1));
-        long b = runnel.insert(new TestArgs("b", 2), InsertOptions.builder().queue("other").build());
-        long c = runnel.insert(new TestArgs("c", 3), InsertOptions.builder().scheduledAt(T0.plus(Duration.ofHours(1))).build());
+        long a = runnel.insert(new TestArgs("a", 1)).id();
+        long b = runnel.insert(new TestArgs("b", 2), InsertOptions.builder().queue("other").build()).id();
+        long c = runnel.insert(new TestArgs("c", 3), InsertOptions.builder().scheduledAt(T0.plus(Duration.ofHours(1))).build()).id();
         assertThat(ids(runnel.jobList(JobQuery.all()))).containsExactly(a, b, c);
         assertThat(ids(runnel.jobList(JobQuery.inStates(JobState.AVAILABLE)))).containsExactly(a, b);
         assertThat(ids(runnel.jobList(JobQuery.inStates(JobState.SCHEDULED)))).containsExactly(c);
@@ -158,10 +159,10 @@ public abstract class InsertConformance extends DriverConformance {
         long rolledBack;
         try (Connection tx = newConnection(dir)) {
             tx.setAutoCommit(false);
-            committed = runnel.insert(tx, new TestArgs("kept", 1));
+            committed = runnel.insert(tx, new TestArgs("kept", 1)).id();
             tx.commit();
-            rolledBack = runnel.insert(tx, new TestArgs("gone", 2));
-            long[] more = runnel.insertMany(tx, List.of(InsertRequest.of(new TestArgs("gone too", 3))));
+            rolledBack = runnel.insert(tx, new TestArgs("gone", 2)).id();
+            long[] more = InsertResult.ids(runnel.insertMany(tx, List.of(InsertRequest.of(new TestArgs("gone too", 3)))));
             assertThat(more).hasSize(1);
             tx.rollback();
         }

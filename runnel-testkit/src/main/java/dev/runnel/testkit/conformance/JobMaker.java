@@ -40,7 +40,7 @@ final class JobMaker {
     /** Inserts one job through the driver, in any state an insert takes, created at {@code T0}. */
     long insert(String queue, JobState state, Instant scheduledAt) {
         return driver.jobInsertMany(List.of(new JobInsertParams("test_job", "{\"name\":\"made\",\"value\":0}", queue, 1,
-                state, DriverConformance.T0, scheduledAt, 25, List.of(), "{}")))[0];
+                state, DriverConformance.T0, scheduledAt, 25, List.of(), "{}"))).getFirst().id();
     }
 
     /** Inserts a job due at {@code scheduledAt} and claims it at {@code at}; returns the claimed row. */

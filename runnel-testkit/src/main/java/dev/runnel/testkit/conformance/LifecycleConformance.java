@@ -39,7 +39,7 @@ public abstract class LifecycleConformance extends DriverConformance {
     void completedJob() {
         AtomicInteger seen = new AtomicInteger();
         Runnel runnel = run(job -> seen.set(job.args().value()));
-        long id = runnel.insert(new TestArgs("ok", 42));
+        long id = runnel.insert(new TestArgs("ok", 42)).id();
         JobEvent event = events.await(id);
         assertThat(event.type()).isEqualTo(JobEvent.Type.COMPLETED);
         assertThat(seen).hasValue(42);
@@ -55,7 +55,7 @@ public abstract class LifecycleConformance extends DriverConformance {
         Runnel runnel = run(job -> {
             throw new IllegalStateException("payment gateway down");
         });
-        long id = runnel.insert(new TestArgs("fails", 1));
+        long id = runnel.insert(new TestArgs("fails", 1)).id();
         assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.FAILED);
         JobRow row = job(runnel, id);
         assertThat(row.state()).isEqualTo(JobState.RETRYABLE);
@@ -75,7 +75,7 @@ public abstract class LifecycleConformance extends DriverConformance {
         Runnel runnel = run(job -> {
             throw new RuntimeException("again");
         });
-        long id = runnel.insert(new TestArgs("fails", 1));
+        long id = runnel.insert(new TestArgs("fails", 1)).id();
         events.await(id, 1);
         for (int attempt = 2; attempt <= 3; attempt++) {
             clock.set(job(runnel, id).scheduledAt());
@@ -102,7 +102,7 @@ public abstract class LifecycleConformance extends DriverConformance {
                 return Optional.of(Duration.ofMinutes(7));
             }
         });
-        long id = runnel.insert(new TestArgs("x", 1));
+        long id = runnel.insert(new TestArgs("x", 1)).id();
         events.await(id);
         assertThat(job(runnel, id).scheduledAt()).isEqualTo(T0.plus(Duration.ofMinutes(7)));
     }
@@ -112,7 +112,7 @@ public abstract class LifecycleConformance extends DriverConformance {
         Runnel runnel = run(job -> {
             throw new RuntimeException("always");
         });
-        long id = runnel.insert(new TestArgs("x", 1), InsertOptions.builder().maxAttempts(2).build());
+        long id = runnel.insert(new TestArgs("x", 1), InsertOptions.builder().maxAttempts(2).build()).id();
         assertThat(events.await(id, 1).type()).isEqualTo(JobEvent.Type.FAILED);
         clock.advance(Duration.ofSeconds(2));
         JobEvent last = events.await(id, 2);
@@ -132,7 +132,7 @@ public abstract class LifecycleConformance extends DriverConformance {
                 throw new JobSnooze(Duration.ofMinutes(5));
             }
         });
-        long id = runnel.insert(new TestArgs("s", 1));
+        long id = runnel.insert(new TestArgs("s", 1)).id();
         assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.SNOOZED);
         JobRow snoozed = job(runnel, id);
         assertThat(snoozed.state()).isEqualTo(JobState.SCHEDULED);
@@ -154,7 +154,7 @@ public abstract class LifecycleConformance extends DriverConformance {
                         throw new JobSnooze(Duration.ZERO);
                     }
                 }));
-        long id = runnel.insert(new TestArgs("again", 1));
+        long id = runnel.insert(new TestArgs("again", 1)).id();
         JobEvent snoozed = events.await(id);
         assertThat(snoozed.type()).isEqualTo(JobEvent.Type.SNOOZED);
         assertThat(snoozed.newState()).isEqualTo(JobState.AVAILABLE);
@@ -181,7 +181,7 @@ public abstract class LifecycleConformance extends DriverConformance {
                 default -> { }
             }
         });
-        long id = runnel.insert(new TestArgs("s", 1));
+        long id = runnel.insert(new TestArgs("s", 1)).id();
         assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.FAILED);
         JobRow failed = job(runnel, id);
         assertThat(failed.state()).isEqualTo(JobState.RETRYABLE);
@@ -216,7 +216,7 @@ public abstract class LifecycleConformance extends DriverConformance {
         Runnel runnel = run(job -> {
             throw new JobCancel("order was refunded");
         });
-        long id = runnel.insert(new TestArgs("c", 1));
+        long id = runnel.insert(new TestArgs("c", 1)).id();
         assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.CANCELLED);
         JobRow row = job(runnel, id);
         assertThat(row.state()).isEqualTo(JobState.CANCELLED);
@@ -229,7 +229,7 @@ public abstract class LifecycleConformance extends DriverConformance {
         Runnel runnel = run(job -> {
             throw new JobDiscard("malformed address");
         });
-        long id = runnel.insert(new TestArgs("d", 1));
+        long id = runnel.insert(new TestArgs("d", 1)).id();
         assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.DISCARDED);
         JobRow row = job(runnel, id);
         assertThat(row.state()).isEqualTo(JobState.DISCARDED);
@@ -248,7 +248,7 @@ public abstract class LifecycleConformance extends DriverConformance {
                         sawCancel.set(job.isCancelled());
                     }
                 }));
-        long id = runnel.insert(new TestArgs("slow", 1));
+        long id = runnel.insert(new TestArgs("slow", 1)).id();
         JobEvent event = events.await(id);
         assertThat(event.type()).isEqualTo(JobEvent.Type.FAILED);
         assertThat(event.runTime()).isLessThan(Duration.ofSeconds(10));
@@ -271,7 +271,7 @@ public abstract class LifecycleConformance extends DriverConformance {
                 return Optional.of(Duration.ofMillis(50));
             }
         }));
-        long id = runnel.insert(new TestArgs("slow", 1));
+        long id = runnel.insert(new TestArgs("slow", 1)).id();
         assertThat(events.await(id).error().orElseThrow().message()).contains("timed out after 50 ms");
     }
 
@@ -279,7 +279,7 @@ public abstract class LifecycleConformance extends DriverConformance {
     void undecodableArgsAreDiscardedAtOnce() {
         Runnel runnel = run(job -> {});
         long id = driver.jobInsertMany(List.of(new JobInsertParams("test_job", "{\"name\":\"x\",\"value\":\"not a number\"}",
-                "default", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}")))[0];
+                "default", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}"))).getFirst().id();
         runnel.insert(new TestArgs("wake", 0), InsertOptions.builder().queue("default").build());
         JobEvent event = events.await(id);
         assertThat(event.type()).isEqualTo(JobEvent.Type.DISCARDED);
@@ -295,7 +295,7 @@ public abstract class LifecycleConformance extends DriverConformance {
         Runnel runnel = run(job -> seen.add(job.args().value()));
         long id = driver.jobInsertMany(List.of(new JobInsertParams("test_job",
                 "{\"name\":\"x\",\"value\":7,\"addedLater\":true}", "default", 1, JobState.AVAILABLE, T0, T0, 25,
-                List.of(), "{}")))[0];
+                List.of(), "{}"))).getFirst().id();
         runnel.insert(new TestArgs("wake", 0));
         assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.COMPLETED);
         assertThat(seen).contains(7);
@@ -305,7 +305,7 @@ public abstract class LifecycleConformance extends DriverConformance {
     @Test
     void unknownKindIsRecordedAndRetried() {
         Runnel runnel = run(job -> {});
-        long id = runnel.insert(new OrphanArgs("nobody works me"));
+        long id = runnel.insert(new OrphanArgs("nobody works me")).id();
         JobEvent event = events.await(id);
         assertThat(event.type()).isEqualTo(JobEvent.Type.FAILED);
         JobRow row = job(runnel, id);
@@ -317,8 +317,8 @@ public abstract class LifecycleConformance extends DriverConformance {
     @Test
     void scheduledJobRunsOnceDue() {
         Runnel runnel = run(job -> {});
-        long id = runnel.insert(new TestArgs("later", 1), InsertOptions.builder().scheduledAt(T0.plusSeconds(90)).build());
-        long now = runnel.insert(new TestArgs("now", 2));
+        long id = runnel.insert(new TestArgs("later", 1), InsertOptions.builder().scheduledAt(T0.plusSeconds(90)).build()).id();
+        long now = runnel.insert(new TestArgs("now", 2)).id();
         events.await(now);
         assertThat(events.of(id)).isEmpty();
         assertThat(job(runnel, id).state()).isEqualTo(JobState.SCHEDULED);
@@ -329,8 +329,8 @@ public abstract class LifecycleConformance extends DriverConformance {
     @Test
     void queuesAreIsolated() {
         Runnel runnel = started(client().queue("mail", 5).worker(TestArgs.class, job -> {}).listener(events));
-        long other = runnel.insert(new TestArgs("x", 1), InsertOptions.builder().queue("billing").build());
-        long mine = runnel.insert(new TestArgs("y", 2), InsertOptions.builder().queue("mail").build());
+        long other = runnel.insert(new TestArgs("x", 1), InsertOptions.builder().queue("billing").build()).id();
+        long mine = runnel.insert(new TestArgs("y", 2), InsertOptions.builder().queue("mail").build()).id();
         events.await(mine);
         assertThat(job(runnel, other).state()).isEqualTo(JobState.AVAILABLE);
         assertThat(events.of(other)).isEmpty();
@@ -359,7 +359,7 @@ public abstract class LifecycleConformance extends DriverConformance {
             started.countDown();
             Thread.sleep(200);
         });
-        long id = runnel.insert(new TestArgs("finish me", 1));
+        long id = runnel.insert(new TestArgs("finish me", 1)).id();
         started.await();
         runnel.stop(Duration.ofSeconds(10));
         assertThat(job(runnel, id).state()).isEqualTo(JobState.COMPLETED);
@@ -399,7 +399,7 @@ public abstract class LifecycleConformance extends DriverConformance {
             started.countDown();
             Thread.sleep(60_000);
         });
-        long id = runnel.insert(new TestArgs("stuck", 1));
+        long id = runnel.insert(new TestArgs("stuck", 1)).id();
         started.await();
         runnel.stopAndCancel();
         assertThat(job(runnel, id).state()).isEqualTo(JobState.RETRYABLE);
@@ -419,9 +419,9 @@ public abstract class LifecycleConformance extends DriverConformance {
                     }
                 }));
         InsertOptions once = InsertOptions.builder().queue("once").build();
-        long ok = runnel.insert(new TestArgs("ok", 1), once);
-        long failing = runnel.insert(new TestArgs("fails", 2), once);
-        long cancelled = runnel.insert(new TestArgs("cancel", 3), once);
+        long ok = runnel.insert(new TestArgs("ok", 1), once).id();
+        long failing = runnel.insert(new TestArgs("fails", 2), once).id();
+        long cancelled = runnel.insert(new TestArgs("cancel", 3), once).id();
         assertThat(events.await(ok).type()).isEqualTo(JobEvent.Type.COMPLETED);
         assertThat(events.await(failing).type()).isEqualTo(JobEvent.Type.DISCARDED);
         assertThat(events.await(cancelled).type()).isEqualTo(JobEvent.Type.CANCELLED);
@@ -450,8 +450,8 @@ public abstract class LifecycleConformance extends DriverConformance {
                     throw new RuntimeException("listener bug");
                 })
                 .listener(events));
-        long a = runnel.insert(new TestArgs("a", 1));
-        long b = runnel.insert(new TestArgs("b", 2));
+        long a = runnel.insert(new TestArgs("a", 1)).id();
+        long b = runnel.insert(new TestArgs("b", 2)).id();
         events.await(a);
         events.await(b);
         Await.until("both completed", () -> job(runnel, b).state() == JobState.COMPLETED);

@@ -57,7 +57,7 @@ public abstract class MigrationConformance extends DriverConformance {
         }
         EventRecorder events = new EventRecorder();
         Runnel runnel = started(client().queue("default", 5).listener(events).worker(TestArgs.class, job -> {}));
-        long id = runnel.insert(new TestArgs("after two cycles", 3));
+        long id = runnel.insert(new TestArgs("after two cycles", 3)).id();
         assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.COMPLETED);
         assertThat(runnel.jobGet(id).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
     }

@@ -1,5 +1,6 @@
 package dev.runnel.testkit.conformance;
 
+import dev.runnel.InsertResult;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -64,8 +65,8 @@ public abstract class QueryConformance extends DriverConformance {
         JobInsertParams elsewhere = new JobInsertParams("other_job", "{}", "elsewhere", 1, JobState.AVAILABLE, created,
                 scheduled, 1, List.of(), "{}");
         // Jobs alike in all but their args, and a batch of different jobs: drivers may insert each their own way.
-        long[] ids = driver.jobInsertMany(List.of(insert, insert, insert));
-        long[] mixed = driver.jobInsertMany(List.of(elsewhere, insert));
+        long[] ids = InsertResult.ids(driver.jobInsertMany(List.of(insert, insert, insert)));
+        long[] mixed = InsertResult.ids(driver.jobInsertMany(List.of(elsewhere, insert)));
 
         // As inserted: every time cut to the microsecond, nothing attempted yet.
         for (long id : new long[] {ids[0], mixed[1]}) {

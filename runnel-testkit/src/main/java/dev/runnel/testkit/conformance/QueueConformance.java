@@ -44,11 +44,11 @@ public abstract class QueueConformance extends DriverConformance {
                         release.await();
                     }
                 }));
-        long running = runnel.insert(new TestArgs("running", 1));
+        long running = runnel.insert(new TestArgs("running", 1)).id();
         started.await();
         runnel.queues().pause("default");
         assertThat(runnel.queues().get("default").orElseThrow().pausedAt()).contains(T0);
-        long waiting = runnel.insert(new TestArgs("waiting", 2));
+        long waiting = runnel.insert(new TestArgs("waiting", 2)).id();
         release.countDown();
         assertThat(events.await(running).type()).isEqualTo(JobEvent.Type.COMPLETED);
         Thread.sleep(700); // two polls and an insert signal: all find the queue paused
@@ -66,7 +66,7 @@ public abstract class QueueConformance extends DriverConformance {
         first.stop(Duration.ofSeconds(1));
         // An insert-only client, as an operator's tool would be, pauses the queue.
         inserter().queues().pause("default");
-        long id = inserter().insert(new TestArgs("held", 1));
+        long id = inserter().insert(new TestArgs("held", 1)).id();
         Runnel second = started(client().queue("default", 2).listener(events).worker(TestArgs.class, job -> {}));
         second.insert(new TestArgs("wake", 2));
         assertThat(second.queues().get("default").orElseThrow().paused()).isTrue();

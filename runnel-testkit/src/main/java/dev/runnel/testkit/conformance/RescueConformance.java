@@ -46,7 +46,7 @@ public abstract class RescueConformance extends DriverConformance {
     }
 
     private long insert(String name, InsertOptions options) {
-        return inserter().insert(new TestArgs(name, 0), options);
+        return inserter().insert(new TestArgs(name, 0), options).id();
     }
 
     private List<JobRow> claim(String client, int max) {
@@ -254,7 +254,7 @@ public abstract class RescueConformance extends DriverConformance {
                     release.await();
                 }));
         Await.until("the doomed client to lead", doomed::isLeader);
-        long id = doomed.insert(new TestArgs("survives", 1));
+        long id = doomed.insert(new TestArgs("survives", 1)).id();
         started.await();
         Runnel survivor = started(client().clientId("survivor").queue("default", 5).listener(survivorEvents)
                 .worker(TestArgs.class, job -> workedBy.add("survivor")));
@@ -273,7 +273,7 @@ public abstract class RescueConformance extends DriverConformance {
         // The dead client comes back and finishes its attempt: the write finds the job moved on.
         cut.revive();
         release.countDown();
-        long later = doomed.insert(new TestArgs("after", 2));
+        long later = doomed.insert(new TestArgs("after", 2)).id();
         Await.until("the late job", () -> job(later).state() == JobState.COMPLETED);
         Thread.sleep(200);
         assertThat(deadEvents.of(id)).isEmpty();
@@ -287,7 +287,7 @@ public abstract class RescueConformance extends DriverConformance {
         // are cut off while running it, as a job that makes its process run out of memory would.
         Runnel leader = started(client().clientId("leader"));
         Await.until("the leader to lead", leader::isLeader);
-        long id = leader.insert(new TestArgs("kills its process", 1), InsertOptions.builder().queue("deadly").build());
+        long id = leader.insert(new TestArgs("kills its process", 1), InsertOptions.builder().queue("deadly").build()).id();
         List<KillableDriver> cuts = new ArrayList<>();
         for (int round = 1; round <= 3; round++) {
             KillableDriver cut = new KillableDriver(driver);
