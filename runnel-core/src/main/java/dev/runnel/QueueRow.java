@@ -2,6 +2,7 @@ package dev.runnel;
 
 import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * A queue as the cluster knows it: created when a client that works it first started, paused
@@ -10,7 +11,8 @@ import java.util.Optional;
  * @param updatedAt when a client last started working it, or it was last paused or resumed
  * @param metadata a JSON object
  */
-public record QueueRow(String name, Instant createdAt, Instant updatedAt, Optional<Instant> pausedAt, String metadata) {
+public record QueueRow(String name, Instant createdAt, Instant updatedAt, Optional<Instant> pausedAt, String metadata,
+        OptionalInt globalLimit) {
     /** Whether it is paused: no client claims its jobs until it is resumed. */
     public boolean paused() {
         return pausedAt.isPresent();

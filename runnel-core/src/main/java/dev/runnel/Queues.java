@@ -5,6 +5,7 @@ import dev.runnel.driver.QueuePauseParams;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Consumer;
 
 /**
@@ -57,11 +58,40 @@ public final class Queues {
         return change(Optional.empty(), false).size();
     }
 
+    /**
+     * Lets at most {@code limit} jobs of queue {@code name} run at once across all clients, from
+     * each client's next claim on (within a few seconds for clients that had no limit for it).
+     * Lowering a limit cancels nothing: running jobs finish, and no more start until the queue is
+     * under it. Jobs being claimed at the moment the limit is set may go uncounted until they
+     * finish. Throws {@link NotFoundException} when there is no such queue.
+     */
+    public void setGlobalLimit(String name, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("globalLimit of queue " + name + " must be at least 1, was " + limit);
+        }
+        setLimit(name, OptionalInt.of(limit));
+    }
+
+    /** Lifts queue {@code name}'s global limit; throws {@link NotFoundException} when there is no such queue. */
+    public void clearGlobalLimit(String name) {
+        setLimit(name, OptionalInt.empty());
+    }
+
+    private void setLimit(String name, OptionalInt limit) {
+        if (!driver.queueSetGlobalLimit(InsertOptions.validateQueue(name), limit, clock.instant())) {
+            throw notFound(name);
+        }
+        wake.accept(name);
+    }
+
+    private static NotFoundException notFound(String queue) {
+        return new NotFoundException("no queue named " + queue + ": a queue exists once a client that works it has started");
+    }
+
     private List<String> change(Optional<String> queue, boolean paused) {
         List<String> matched = driver.queueSetPaused(new QueuePauseParams(queue, paused, clock.instant()));
         if (queue.isPresent() && matched.isEmpty()) {
-            throw new NotFoundException("no queue named " + queue.get() + ": a queue exists once a client that works"
-                    + " it has started");
+            throw notFound(queue.get());
         }
         if (!paused) {
             matched.forEach(wake);

@@ -1,5 +1,6 @@
 package dev.runnel;
 
+import static dev.runnel.internal.Settings.atLeastOne;
 import static dev.runnel.internal.Settings.between;
 import static dev.runnel.internal.Settings.notNegative;
 import static dev.runnel.internal.Settings.positive;
@@ -21,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * A Runnel client: inserts jobs and, once started, works the queues it was built with.
@@ -350,10 +352,26 @@ public final class Runnel implements AutoCloseable {
                         + MAX_WORKERS + ", was " + maxWorkers);
             }
             require("delivery", delivery);
-            if (queues.putIfAbsent(name, new ClientConfig.QueueConfig(maxWorkers, delivery == Delivery.AT_MOST_ONCE))
-                    != null) {
+            if (queues.putIfAbsent(name, new ClientConfig.QueueConfig(maxWorkers, delivery == Delivery.AT_MOST_ONCE,
+                    OptionalInt.empty())) != null) {
                 throw new IllegalArgumentException("queue " + name + " is configured twice");
             }
+            return this;
+        }
+
+        /**
+         * At most {@code limit} jobs of queue {@code name}, configured on this builder and at least
+         * once, running at once across all clients together; its {@code maxWorkers} still bounds
+         * this client's share. Enforced in the claim, exactly. Stored with the queue when the client
+         * starts (replacing what was there); {@link Queues#setGlobalLimit} changes it at runtime.
+         */
+        public Builder globalLimit(String name, int limit) {
+            ClientConfig.QueueConfig queue = queues.get(InsertOptions.validateQueue(name));
+            if (queue == null || queue.atMostOnce()) {
+                throw new IllegalArgumentException("globalLimit needs queue " + name + " configured first, at least once"
+                        + " (an at-most-once claim deletes its jobs, leaving none to count)");
+            }
+            queues.put(name, queue.withGlobalLimit(atLeastOne("globalLimit of queue " + name, limit)));
             return this;
         }
 

@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Consumer;
 
 /**
@@ -196,6 +197,12 @@ public interface Driver extends AutoCloseable {
      * queue). A resume wakes the clients working them where the driver can.
      */
     List<String> queueSetPaused(QueuePauseParams params);
+
+    /**
+     * Sets queue {@code queue}'s global limit (empty: none), and counts its running jobs under it.
+     * Returns false, changing nothing, when there is no such queue.
+     */
+    boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now);
 
     // ---- notifications ----
 

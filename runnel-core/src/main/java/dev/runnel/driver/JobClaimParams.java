@@ -12,9 +12,10 @@ import java.util.Optional;
  * Claim up to {@code max} jobs of {@code queue} due at {@code now}, for client {@code clientId}.
  * With {@code atMostOnce} the claim deletes them instead of moving them to running, and returns
  * them as completed at {@code now}: no completion write follows, and a success leaves no row.
- * Internal SPI.
+ * With {@code limited} the claim keeps to the queue's global limit; without, it claims nothing
+ * from a queue that has one (the caller has not heard of it yet). Internal SPI.
  */
-public record JobClaimParams(String queue, int max, Instant now, String clientId, boolean atMostOnce) {
+public record JobClaimParams(String queue, int max, Instant now, String clientId, boolean atMostOnce, boolean limited) {
     /**
      * The most clients {@code attempted_by} keeps, the latest ones: {@value}, as River keeps. A
      * job snoozed thousands of times must not grow without bound; the last entry, the client
@@ -27,9 +28,14 @@ public record JobClaimParams(String queue, int max, Instant now, String clientId
         now = Times.truncate(now);
     }
 
-    /** An at-least-once claim: jobs move to running. */
+    /** A claim of a queue without a global limit. */
+    public JobClaimParams(String queue, int max, Instant now, String clientId, boolean atMostOnce) {
+        this(queue, max, now, clientId, atMostOnce, false);
+    }
+
+    /** An at-least-once claim of a queue without a global limit: jobs move to running. */
     public JobClaimParams(String queue, int max, Instant now, String clientId) {
-        this(queue, max, now, clientId, false);
+        this(queue, max, now, clientId, false, false);
     }
 
     /**

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * A client's settings, copied from its builder at {@code build()} and validated there: the
@@ -38,8 +39,16 @@ public record ClientConfig(
         boolean autoMigrate,
         boolean stopOnShutdown) {
 
-    /** A queue this client works: at most {@code maxWorkers} jobs at once, claimed at most once or not. */
-    public record QueueConfig(int maxWorkers, boolean atMostOnce) {}
+    /**
+     * A queue this client works: at most {@code maxWorkers} jobs at once, claimed at most once or
+     * not, and, when given, at most {@code globalLimit} running across all clients.
+     */
+    public record QueueConfig(int maxWorkers, boolean atMostOnce, OptionalInt globalLimit) {
+        /** This queue with a global limit. */
+        public QueueConfig withGlobalLimit(int limit) {
+            return new QueueConfig(maxWorkers, atMostOnce, OptionalInt.of(limit));
+        }
+    }
 
     public ClientConfig {
         queues = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(queues));

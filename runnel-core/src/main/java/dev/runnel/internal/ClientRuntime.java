@@ -49,7 +49,8 @@ public final class ClientRuntime {
         JobRunner runner = new JobRunner(config.units(), config.clock(), config.jobTimeout(), config.retryPolicy());
         ClaimClock claimClock = new ClaimClock(config.clock());
         config.queues().forEach((queue, q) -> producers.put(queue, new Producer(new Producer.Config(queue,
-                q.maxWorkers(), config.fetchPollInterval(), config.fetchCooldown(), config.clientId(), q.atMostOnce()),
+                q.maxWorkers(), config.fetchPollInterval(), config.fetchCooldown(), config.clientId(), q.atMostOnce(),
+                q.globalLimit().isPresent()),
                 driver, runner, completer, config.clock(), claimClock)));
         this.deadlines = new DeadlineWatcher(List.copyOf(producers.values()));
         this.cancels = new CancelWatcher(driver, List.copyOf(producers.values()));
@@ -62,6 +63,8 @@ public final class ClientRuntime {
     public void start() {
         heartbeat.register();
         driver.queueRegister(List.copyOf(config.queues().keySet()), config.clock().instant());
+        config.queues().forEach((queue, q) -> q.globalLimit().ifPresent(
+                limit -> driver.queueSetGlobalLimit(queue, q.globalLimit(), config.clock().instant())));
         heartbeat.start();
         elector.start();
         maintenance.forEach(Service::start);

@@ -31,8 +31,17 @@ public final class Producer implements Service {
     private static final Duration MAX_ERROR_DELAY = Duration.ofSeconds(5);
 
     /** A producer's settings, validated by the client builder. */
-    public record Config(
-            String queue, int maxWorkers, Duration pollInterval, Duration cooldown, String clientId, boolean atMostOnce) {}
+    public record Config(String queue, int maxWorkers, Duration pollInterval, Duration cooldown, String clientId,
+            boolean atMostOnce, boolean globalLimit) {}
+
+    /**
+     * How often a producer that found nothing to claim asks whether its queue has a global limit
+     * now, and how often one whose queue has a limit asks whether it still does. A queue given a
+     * limit at runtime loses nothing meanwhile: the claim without a limit takes nothing from a
+     * queue that has one.
+     */
+    private static final long LIMIT_CHECK_IDLE = TimeUnit.SECONDS.toNanos(1);
+    private static final long LIMIT_CHECK_LIMITED = TimeUnit.SECONDS.toNanos(5);
 
     private final Config config;
     private final Driver driver;
@@ -55,6 +64,9 @@ public final class Producer implements Service {
     private boolean insertSignal; // guarded by lock
     /** A claim whose reply was lost, whose jobs are to be found before anything else; only the loop touches it. */
     private JobClaimParams lostClaim;
+    /** Whether the queue has a global limit, as last heard; only the loop touches it. */
+    private boolean limited;
+    private long limitCheckedAt;
     private Thread loop;
 
     public Producer(Config config, Driver driver, JobRunner runner, Completer completer, Clock clock,
@@ -67,6 +79,8 @@ public final class Producer implements Service {
         this.claimClock = claimClock;
         // Unnamed: a name per job is a string built per job, and a thread dump shows the job anyway.
         this.jobThreads = Thread.ofVirtual().factory();
+        this.limited = config.globalLimit();
+        this.limitCheckedAt = System.nanoTime();
     }
 
     @Override
@@ -172,7 +186,8 @@ public final class Producer implements Service {
             lastFetch = now;
             nextPoll = now + jittered(config.pollInterval());
             JobClaimParams claim = lostClaim != null ? lostClaim
-                    : new JobClaimParams(config.queue(), free, claimClock.next(), config.clientId(), config.atMostOnce());
+                    : new JobClaimParams(config.queue(), free, claimClock.next(), config.clientId(), config.atMostOnce(),
+                            limited);
             List<JobRow> jobs;
             try {
                 jobs = lostClaim != null ? driver.jobClaimRecover(claim) : driver.jobClaim(claim);
@@ -200,11 +215,34 @@ public final class Producer implements Service {
                 lostClaim = null;
                 lastFull = false;
             } else {
-                lastFull = jobs.size() == free;
+                // Under a global limit, slots free up as jobs anywhere finish: fetch again as this
+                // client's own finish, rather than wait for the poll.
+                lastFull = jobs.size() == free || (claim.limited() && !jobs.isEmpty());
+                checkLimit(jobs.isEmpty());
             }
             for (JobRow row : jobs) {
                 launch(row);
             }
+        }
+    }
+
+    /** Asks, now and then, whether the queue's global limit has been set or lifted. */
+    private void checkLimit(boolean claimedNothing) {
+        long now = System.nanoTime();
+        if (config.atMostOnce() || !(limited || claimedNothing)
+                || now - limitCheckedAt < (limited ? LIMIT_CHECK_LIMITED : LIMIT_CHECK_IDLE)) {
+            return;
+        }
+        limitCheckedAt = now;
+        try {
+            boolean was = limited;
+            limited = driver.queueList().stream()
+                    .anyMatch(q -> q.name().equals(config.queue()) && q.globalLimit().isPresent());
+            if (limited != was) {
+                LOG.info("queue {} {} a global limit", config.queue(), limited ? "has" : "no longer has");
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("could not read queue {}'s limit: {}", config.queue(), e.toString());
         }
     }
 

@@ -17,6 +17,13 @@ public final class Settings {
         return value;
     }
 
+    public static int atLeastOne(String option, int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(option + " must be at least 1, was " + value);
+        }
+        return value;
+    }
+
     public static Duration positive(String option, Duration d) {
         require(option, d);
         if (d.isNegative() || d.isZero()) {

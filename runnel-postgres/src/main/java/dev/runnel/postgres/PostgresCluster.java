@@ -10,10 +10,13 @@ import dev.runnel.driver.LeaderElectParams;
 import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.SqlFile;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
 import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Optional;
 import java.util.Set;
 
@@ -21,7 +24,7 @@ import java.util.Set;
 final class PostgresCluster {
     private static final Set<String> STATEMENTS = Set.of("ClientHeartbeat", "ClientStop", "ClientList",
             "ClientListDead", "ClientMarkRescued", "ClientDeleteExpired", "LeaderAttemptElect", "LeaderResign",
-            "LeaderGet", "QueueRegister", "QueueList", "QueuePause", "QueueResume");
+            "LeaderGet", "QueueRegister", "QueueList", "QueuePause", "QueueResume", "QueueSetGlobalLimit");
 
     private final PostgresSchema schema;
     private final PostgresConnections connections;
@@ -166,9 +169,33 @@ final class PostgresCluster {
                 List<QueueRow> queues = new ArrayList<>();
                 while (rs.next()) {
                     queues.add(new QueueRow(rs.getString(1), PostgresRows.instant(rs, 2), PostgresRows.instant(rs, 3),
-                            Optional.ofNullable(PostgresRows.instant(rs, 4)), rs.getString(5)));
+                            Optional.ofNullable(PostgresRows.instant(rs, 4)), rs.getString(5), optionalInt(rs, 6)));
                 }
                 return queues;
+            }
+        });
+    }
+
+    private static OptionalInt optionalInt(ResultSet rs, int column) throws SQLException {
+        int value = rs.getInt(column);
+        return rs.wasNull() ? OptionalInt.empty() : OptionalInt.of(value);
+    }
+
+    boolean setGlobalLimit(String queue, OptionalInt limit, Instant now) {
+        return connections.run("setting a queue's global limit", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("QueueSetGlobalLimit"))) {
+                if (limit.isPresent()) {
+                    ps.setInt(1, limit.getAsInt());
+                    ps.setInt(4, limit.getAsInt());
+                } else {
+                    ps.setNull(1, Types.INTEGER);
+                    ps.setNull(4, Types.INTEGER);
+                }
+                ps.setObject(2, PostgresJobs.timestamp(now));
+                ps.setString(3, queue);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next();
+                }
             }
         });
     }

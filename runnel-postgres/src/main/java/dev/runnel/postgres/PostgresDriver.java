@@ -36,6 +36,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -368,6 +369,11 @@ public final class PostgresDriver implements Driver {
     @Override
     public List<String> queueSetPaused(QueuePauseParams params) {
         return cluster.setPaused(params);
+    }
+
+    @Override
+    public boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now) {
+        return cluster.setGlobalLimit(queue, limit, now);
     }
 
     // ---- notifications ----

@@ -38,7 +38,7 @@ import java.util.Set;
  * travel as arrays (primitive ones where the values cannot be null) expanded by {@code unnest}.
  */
 final class PostgresJobs {
-    private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUnique", "JobClaim", "JobClaimAtMostOnce", "JobClaimRecover",
+    private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUnique", "JobClaim", "JobClaimLimitLock", "JobClaimLimited", "JobClaimAtMostOnce", "JobClaimRecover",
             "JobCompleteMany", "JobSetStateMany", "JobReinsertMany", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobGet", "JobGetMany", "JobList", "JobCountByState");
 
     private final PostgresSchema schema;
@@ -140,6 +140,9 @@ final class PostgresJobs {
         if (params.max() <= 0) {
             return List.of();
         }
+        if (params.limited()) {
+            return claimLimited(params);
+        }
         ClaimCursor.Position from = cursor.from(params.queue());
         OffsetDateTime now = timestamp(params.now());
         OffsetDateTime fromTime = timestamp(from.scheduledAt());
@@ -164,6 +167,27 @@ final class PostgresJobs {
         return jobs;
     }
 
+    private List<JobRow> claimLimited(JobClaimParams params) {
+        OffsetDateTime now = timestamp(params.now());
+        List<JobRow> jobs = connections.transaction("claiming jobs under the queue's limit", c -> {
+            try (PreparedStatement lock = c.prepareStatement(sql.get("JobClaimLimitLock"))) {
+                lock.setString(1, params.queue());
+                lock.executeQuery().close();
+            }
+            return claimedRows(c, params, "JobClaimLimited", ps -> {
+                ps.setInt(1, params.max());
+                ps.setInt(2, params.max());
+                ps.setString(3, params.queue());
+                ps.setString(4, params.queue());
+                ps.setObject(5, now);
+                ps.setObject(6, now);
+                ps.setString(7, params.clientId());
+            });
+        });
+        jobs.sort(ClaimOrder.COMPARATOR);
+        return jobs;
+    }
+
     List<JobRow> claimRecover(JobClaimParams params) {
         return claimed(params, "recovering the jobs of a claim whose reply was lost", "JobClaimRecover", ps -> {
             ps.setString(1, params.queue());
@@ -179,20 +203,23 @@ final class PostgresJobs {
 
     /** Runs a statement that returns claimed rows; the rows in claim order. */
     private List<JobRow> claimed(JobClaimParams params, String operation, String statement, Binder binder) {
-        List<JobRow> jobs = connections.run(operation, c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get(statement))) {
-                binder.bind(ps);
-                List<JobRow> rows = new ArrayList<>(Math.min(params.max(), 1_000));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        rows.add(PostgresRows.decodeClaimed(rs, params));
-                    }
-                }
-                return rows;
-            }
-        });
+        List<JobRow> jobs = connections.run(operation, c -> claimedRows(c, params, statement, binder));
         jobs.sort(ClaimOrder.COMPARATOR);
         return jobs;
+    }
+
+    private List<JobRow> claimedRows(Connection c, JobClaimParams params, String statement, Binder binder)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.get(statement))) {
+            binder.bind(ps);
+            List<JobRow> rows = new ArrayList<>(Math.min(params.max(), 1_000));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(PostgresRows.decodeClaimed(rs, params));
+                }
+            }
+            return rows;
+        }
     }
 
     long[] completeMany(JobCompleteManyParams params) {

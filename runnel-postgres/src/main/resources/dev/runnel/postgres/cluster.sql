@@ -64,7 +64,7 @@ SELECT name, ?, ? FROM unnest(?::text[]) AS q(name)
 ON CONFLICT (name) DO UPDATE SET updated_at = excluded.updated_at;
 
 -- name: QueueList
-SELECT name, created_at, updated_at, paused_at, metadata::text FROM {schema}.runnel_queue ORDER BY name;
+SELECT name, created_at, updated_at, paused_at, metadata::text, global_limit FROM {schema}.runnel_queue ORDER BY name;
 
 -- name: QueuePause
 -- Pauses queue ?4 (all queues when null); a queue paused already keeps its paused_at. Returns the
@@ -84,3 +84,17 @@ WITH resumed AS (
 )
 SELECT name FROM resumed
 WHERE (SELECT count(pg_notify(?, r.name)) FROM resumed AS r) >= 0;
+
+-- name: QueueSetGlobalLimit
+-- Sets queue ?3's global limit to ?1 (null: none), and marks its running jobs as counted under
+-- it, so that the next limited claim sees them; ?2 now, ?4 the limit again. Jobs claimed by a
+-- claim under way at this moment go unmarked, and uncounted until they finish. Scans the table
+-- (no index serves running jobs): rarely run. Returns the queue's name when it exists.
+WITH q AS (
+    UPDATE {schema}.runnel_queue SET global_limit = ?, updated_at = ? WHERE name = ? RETURNING name
+),
+marked AS (
+    UPDATE {schema}.runnel_job SET limit_key = ''
+    WHERE state = 'running' AND limit_key IS NULL AND ?::integer IS NOT NULL AND queue IN (SELECT name FROM q)
+)
+SELECT name FROM q;

@@ -86,7 +86,8 @@ ORDER BY input.ord;
 -- statement, so a claim can never commit one part and lose the other. Each branch locks in its
 -- own subquery, as FOR UPDATE cannot apply to a UNION. RETURNING gives no order: the driver sorts.
 -- A paused queue claims nothing: its runnel_queue row is read once per claim (an InitPlan gating
--- the scan), not per job.
+-- the scan), not per job. Nor does a queue with a global limit, which only JobClaimLimited may
+-- claim from: a client that has not yet heard of a new limit takes nothing until it has.
 -- ?1 queue, ?2 now, ?3-?5 the position, ?6 queue, ?7 batch size; ?8-?14 the same again for the
 -- branch behind the position; ?15 batch size, ?16 now, ?17 client id. It returns
 -- PostgresRows.decodeClaimed's columns: the queue, state, attempted_at and finalized_at are this
@@ -97,7 +98,8 @@ WITH locked AS MATERIALIZED (
             SELECT id FROM {schema}.runnel_job
             WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
               AND (priority, scheduled_at, id) > (?, ?, ?)
-              AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = ? AND q.paused_at IS NOT NULL)
+              AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = ?
+                              AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL))
             ORDER BY priority, scheduled_at, id
             LIMIT ?
             FOR UPDATE SKIP LOCKED) AS ahead
@@ -106,7 +108,8 @@ WITH locked AS MATERIALIZED (
             SELECT id FROM {schema}.runnel_job
             WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
               AND (priority, scheduled_at, id) <= (?, ?, ?)
-              AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = ? AND q.paused_at IS NOT NULL)
+              AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = ?
+                              AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL))
             ORDER BY priority, scheduled_at, id
             LIMIT ?
             FOR UPDATE SKIP LOCKED) AS behind
@@ -120,6 +123,45 @@ SET state = 'running',
     -- The last 100 clients at most (JobClaimParams.MAX_ATTEMPTED_BY), as River keeps: a job
     -- snoozed thousands of times must not grow without bound.
     attempted_by = array_append(j.attempted_by[greatest(cardinality(j.attempted_by) - 98, 1):], ?)
+WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
+RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
+          j.scheduled_at, j.errors::text[], j.metadata, j.tags;
+
+-- name: JobClaimLimitLock
+-- The first statement of a claim under a global limit, in its own transaction with
+-- JobClaimLimited: claims of the queue take turns on its row, so that each counts the running
+-- jobs after the one before has committed. (Locked inside the claim itself, the count would come
+-- from the snapshot the statement began with, before the lock was granted, and two claims could
+-- both fill the same free slots.) ?1 queue.
+SELECT global_limit FROM {schema}.runnel_queue WHERE name = ? FOR UPDATE;
+
+-- name: JobClaimLimited
+-- A claim under the queue's global limit: at most the batch size, and no more than the limit
+-- less the queue's jobs running under it (counted through the runnel_job_limited index, which
+-- holds only those). The jobs taken are marked (limit_key) so that the next claim counts them. No
+-- claim position: a limited queue takes few jobs at a time. A queue whose limit was lifted
+-- meanwhile is claimed up to the batch size. ?1 batch size, ?2 batch size, ?3 queue, ?4 queue,
+-- ?5 now, ?6 now, ?7 client id.
+WITH room AS MATERIALIZED (
+    SELECT greatest(0, least(?, coalesce(q.global_limit - (
+               SELECT count(*) FROM {schema}.runnel_job r
+               WHERE r.state = 'running' AND r.limit_key IS NOT NULL AND r.queue = q.name), ?))) AS n
+    FROM {schema}.runnel_queue q
+    WHERE q.name = ? AND q.paused_at IS NULL
+),
+locked AS MATERIALIZED (
+    SELECT id FROM {schema}.runnel_job
+    WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
+    ORDER BY priority, scheduled_at, id
+    LIMIT (SELECT coalesce(max(n), 0) FROM room)
+    FOR UPDATE SKIP LOCKED
+)
+UPDATE {schema}.runnel_job j
+SET state = 'running',
+    attempt = j.attempt + 1,
+    attempted_at = ?,
+    attempted_by = array_append(j.attempted_by[greatest(cardinality(j.attempted_by) - 98, 1):], ?),
+    limit_key = ''
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
 RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
           j.scheduled_at, j.errors::text[], j.metadata, j.tags;

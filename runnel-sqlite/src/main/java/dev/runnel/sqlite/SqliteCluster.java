@@ -14,17 +14,20 @@ import dev.runnel.driver.Times;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /** The client and leader operations of {@link SqliteDriver}, one statement each, from {@code cluster.sql}. */
 final class SqliteCluster {
     private static final Set<String> STATEMENTS = Set.of("ClientHeartbeat", "ClientStop", "ClientList",
             "ClientListDead", "ClientMarkRescued", "ClientDeleteExpired", "LeaderAttemptElect", "LeaderResign",
-            "LeaderGet", "QueueRegister", "QueueList", "QueuePause", "QueueResume");
+            "LeaderGet", "QueueRegister", "QueueList", "QueuePause", "QueueResume", "QueueSetGlobalLimit",
+            "QueueMarkRunningLimited");
 
     private final SqliteConnections connections;
     private final SqlFile sql;
@@ -157,11 +160,36 @@ final class SqliteCluster {
                 while (rs.next()) {
                     long paused = rs.getLong(4);
                     Optional<Instant> pausedAt = rs.wasNull() ? Optional.empty() : Optional.of(Times.fromMicros(paused));
+                    int limit = rs.getInt(6);
+                    OptionalInt globalLimit = rs.wasNull() ? OptionalInt.empty() : OptionalInt.of(limit);
                     queues.add(new QueueRow(rs.getString(1), Times.fromMicros(rs.getLong(2)),
-                            Times.fromMicros(rs.getLong(3)), pausedAt, rs.getString(5)));
+                            Times.fromMicros(rs.getLong(3)), pausedAt, rs.getString(5), globalLimit));
                 }
             }
             return queues;
+        });
+    }
+
+    boolean setGlobalLimit(String queue, OptionalInt limit, Instant now) {
+        return connections.writeTransaction(s -> {
+            PreparedStatement set = s.prepare(sql.get("QueueSetGlobalLimit"));
+            if (limit.isPresent()) {
+                set.setInt(1, limit.getAsInt());
+            } else {
+                set.setNull(1, Types.INTEGER);
+            }
+            set.setLong(2, Times.toMicros(now));
+            set.setString(3, queue);
+            boolean found;
+            try (ResultSet rs = set.executeQuery()) {
+                found = rs.next();
+            }
+            if (found && limit.isPresent()) {
+                PreparedStatement mark = s.prepare(sql.get("QueueMarkRunningLimited"));
+                mark.setString(1, queue);
+                mark.executeUpdate();
+            }
+            return found;
         });
     }
 

@@ -44,6 +44,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -59,7 +60,7 @@ public final class SqliteDriver implements Driver {
     public static final int DEFAULT_READERS = 2;
 
     private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUniform", "JobInsertReturning", "JobUniqueHolder", "LastInsertId",
-            "JobClaim", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobIdRange", "JobCreatedAtFrom", "JobGet", "JobGetMany", "JobList", "JobCountByState");
+            "JobClaim", "JobClaimLimited", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobIdRange", "JobCreatedAtFrom", "JobGet", "JobGetMany", "JobList", "JobCountByState");
 
     private final SqlFile sql;
     private final List<Migration> migrations;
@@ -162,7 +163,7 @@ public final class SqliteDriver implements Driver {
                 claim.setString(2, params.queue());
                 claim.setInt(3, params.max());
             } else {
-                claim = s.prepare(sql.get("JobClaim"));
+                claim = s.prepare(sql.get(params.limited() ? "JobClaimLimited" : "JobClaim"));
                 claim.setLong(1, now);
                 claim.setString(2, params.clientId());
                 claim.setString(3, params.queue());
@@ -461,6 +462,11 @@ public final class SqliteDriver implements Driver {
     @Override
     public List<String> queueSetPaused(QueuePauseParams params) {
         return cluster.setPaused(params);
+    }
+
+    @Override
+    public boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now) {
+        return cluster.setGlobalLimit(queue, limit, now);
     }
 
     // ---- reading ----

@@ -62,7 +62,7 @@ SELECT value, ?2, ?2 FROM json_each(?1) WHERE true
 ON CONFLICT (name) DO UPDATE SET updated_at = excluded.updated_at;
 
 -- name: QueueList
-SELECT name, created_at, updated_at, paused_at, metadata FROM runnel_queue ORDER BY name;
+SELECT name, created_at, updated_at, paused_at, metadata, global_limit FROM runnel_queue ORDER BY name;
 
 -- name: QueuePause
 -- Pauses queue ?2 (all queues when null); a queue paused already keeps its paused_at. Returns the
@@ -76,3 +76,12 @@ RETURNING name;
 UPDATE runnel_queue SET paused_at = NULL, updated_at = ?1
 WHERE ?2 IS NULL OR name = ?2
 RETURNING name;
+
+-- name: QueueSetGlobalLimit
+-- Sets queue ?3's global limit to ?1 (null: none); ?2 now. Returns its name when it exists.
+UPDATE runnel_queue SET global_limit = ?1, updated_at = ?2 WHERE name = ?3 RETURNING name;
+
+-- name: QueueMarkRunningLimited
+-- Marks queue ?1's running jobs as counted under its limit, so that the next limited claim sees
+-- them; in the same transaction as QueueSetGlobalLimit. Scans the table: rarely run.
+UPDATE runnel_job SET limit_key = '' WHERE state = 'running' AND limit_key IS NULL AND queue = ?1;

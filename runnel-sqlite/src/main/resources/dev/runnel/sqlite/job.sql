@@ -48,7 +48,8 @@ SELECT last_insert_rowid();
 -- name: JobClaim
 -- One statement claims a batch and returns it. The single writer makes IN (... LIMIT) safe here.
 -- ?1 now, ?2 client id, ?3 queue, ?4 batch size. RETURNING gives no order: the driver sorts.
--- A paused queue (runnel_queue.paused_at) claims nothing; its row is read once per claim.
+-- A paused queue (runnel_queue.paused_at) claims nothing; its row is read once per claim. Nor
+-- does a queue with a global limit: only JobClaimLimited claims from it.
 -- It returns SqliteRows.decodeClaimed's columns: queue, state, attempted_at and finalized_at are
 -- this statement's own values, so they are not read back.
 UPDATE runnel_job
@@ -61,9 +62,34 @@ SET state = 'running',
 WHERE id IN (
     SELECT id FROM runnel_job
     WHERE state = 'available' AND queue = ?3 AND scheduled_at <= ?1
-      AND NOT EXISTS (SELECT 1 FROM runnel_queue q WHERE q.name = ?3 AND q.paused_at IS NOT NULL)
+      AND NOT EXISTS (SELECT 1 FROM runnel_queue q WHERE q.name = ?3
+                      AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL))
     ORDER BY priority, scheduled_at, id
     LIMIT ?4)
+RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
+          errors, metadata, tags;
+
+-- name: JobClaimLimited
+-- A claim under the queue's global limit: at most the batch size, and no more than the limit less
+-- the queue's jobs running under it (counted through the runnel_job_limited index, which holds
+-- only those). The writer lock makes the count and the claim one step, whatever other clients do.
+-- The jobs taken are marked (limit_key) so that the next claim counts them. ?1 now, ?2 client id,
+-- ?3 queue, ?4 batch size.
+UPDATE runnel_job
+SET state = 'running',
+    attempt = attempt + 1,
+    attempted_at = ?1,
+    attempted_by = json_insert(CASE WHEN json_array_length(attempted_by) >= 100 THEN json_remove(attempted_by, '$[0]')
+                                    ELSE coalesce(attempted_by, '[]') END, '$[#]', ?2),
+    limit_key = ''
+WHERE id IN (
+    SELECT id FROM runnel_job
+    WHERE state = 'available' AND queue = ?3 AND scheduled_at <= ?1
+    ORDER BY priority, scheduled_at, id
+    LIMIT coalesce((SELECT max(0, min(?4, coalesce(q.global_limit - (
+                        SELECT count(*) FROM runnel_job r
+                        WHERE r.state = 'running' AND r.limit_key IS NOT NULL AND r.queue = ?3), ?4)))
+                    FROM runnel_queue q WHERE q.name = ?3 AND q.paused_at IS NULL), 0))
 RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
           errors, metadata, tags;
 

@@ -29,6 +29,7 @@ import java.sql.Connection;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Consumer;
 
 /**
@@ -225,6 +226,11 @@ public class ForwardingDriver implements Driver {
     @Override
     public List<String> queueSetPaused(QueuePauseParams params) {
         return delegate.queueSetPaused(params);
+    }
+
+    @Override
+    public boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now) {
+        return delegate.queueSetGlobalLimit(queue, limit, now);
     }
 
     @Override

@@ -27,6 +27,7 @@ import dev.runnel.driver.RescuedJob;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Supplier;
 
 /**
@@ -215,6 +216,11 @@ public final class KillableDriver extends ForwardingDriver {
     @Override
     public List<String> queueSetPaused(QueuePauseParams params) {
         return alive(() -> super.queueSetPaused(params));
+    }
+
+    @Override
+    public boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now) {
+        return alive(() -> super.queueSetGlobalLimit(queue, limit, now));
     }
 
     /** Leaves the shared driver open: the test's other clients still use it. */

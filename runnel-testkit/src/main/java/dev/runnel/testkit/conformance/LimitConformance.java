@@ -1,0 +1,143 @@
+package dev.runnel.testkit.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.runnel.InsertRequest;
+import dev.runnel.JobQuery;
+import dev.runnel.JobRow;
+import dev.runnel.JobState;
+import dev.runnel.NotFoundException;
+import dev.runnel.Runnel;
+import dev.runnel.driver.JobClaimParams;
+import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobRescueParams;
+import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.Lease;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/** Global limits: at most N jobs of a queue running across all clients, enforced in the claim. */
+public abstract class LimitConformance extends DriverConformance {
+    private final AtomicInteger running = new AtomicInteger();
+    private final AtomicInteger highest = new AtomicInteger();
+    private final AtomicInteger done = new AtomicInteger();
+
+    private Runnel.Builder limitedWorker(int maxWorkers, int limit) {
+        Runnel.Builder b = client().queue("default", maxWorkers).worker(TestArgs.class, job -> {
+            highest.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(job.args().value());
+            } finally {
+                running.decrementAndGet();
+                done.incrementAndGet();
+            }
+        });
+        return limit > 0 ? b.globalLimit("default", limit) : b;
+    }
+
+    private void insertJobs(int count, int millis) {
+        inserter().insertMany(IntStream.range(0, count).mapToObj(i -> InsertRequest.of(new TestArgs("j" + i, millis))).toList());
+    }
+
+    private void awaitDone(int count) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (done.get() < count && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(done.get()).isEqualTo(count);
+    }
+
+    private List<JobRow> claimLimited(String client, int max) {
+        return driver.jobClaim(new JobClaimParams("default", max, clock.instant(), client, false, true));
+    }
+
+    @Test
+    void theLimitHoldsAcrossThreeClients() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            started(limitedWorker(10, 4));
+        }
+        insertJobs(90, 15);
+        awaitDone(90);
+        assertThat(highest.get()).isBetween(1, 4);
+        assertThat(inserter().queues().get("default").orElseThrow().globalLimit()).hasValue(4);
+    }
+
+    @Test
+    void aLimitSetAtRuntimeReachesClientsThatHadNoneAndLoweringItCancelsNothing() throws Exception {
+        Runnel a = started(limitedWorker(10, 0));
+        started(limitedWorker(10, 0));
+        a.queues().setGlobalLimit("default", 2);
+        insertJobs(40, 15);
+        awaitDone(40);
+        assertThat(highest.get()).isBetween(1, 2);
+        assertThatThrownBy(() -> a.queues().setGlobalLimit("nope", 2)).isInstanceOf(NotFoundException.class)
+                .hasMessageContaining("no queue named nope");
+        assertThatThrownBy(() -> a.queues().setGlobalLimit("default", 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("globalLimit of queue default must be at least 1, was 0");
+
+        // Lifted: the clients pick it up and run more than two at once again.
+        a.queues().clearGlobalLimit("default");
+        assertThat(a.queues().get("default").orElseThrow().globalLimit()).isEmpty();
+        highest.set(0);
+        insertJobs(40, 100);
+        awaitDone(80);
+        assertThat(highest.get()).isGreaterThan(2);
+    }
+
+    @Test
+    void aLimitCountsTheJobsAlreadyRunningAndCancelsNone() {
+        driver.queueRegister(List.of("default"), clock.instant());
+        insertJobs(6, 0);
+        // Three claimed without a limit, then a limit of two: they are counted, so nothing more starts.
+        List<JobRow> unlimited = claimQueue("default", 3);
+        assertThat(driver.queueSetGlobalLimit("default", OptionalInt.of(2), clock.instant())).isTrue();
+        assertThat(claimLimited("b", 5)).isEmpty();
+        // A claim that has not heard of the limit takes nothing either.
+        assertThat(claimQueue("default", 5)).isEmpty();
+        driver.jobCompleteMany(JobCompleteManyParams.of(unlimited.subList(0, 2), clock.instant()));
+        assertThat(claimLimited("b", 5)).hasSize(1);
+        assertThat(driver.jobList(JobQuery.inStates(JobState.RUNNING))).hasSize(2);
+    }
+
+    @Test
+    void aDeadClientsSlotsComeBackThroughTheRescuer() {
+        driver.queueRegister(List.of("default"), clock.instant());
+        driver.queueSetGlobalLimit("default", OptionalInt.of(2), clock.instant());
+        insertJobs(4, 0);
+        assertThat(claimLimited("ghost", 10)).hasSize(2);
+        assertThat(claimLimited("alive", 10)).isEmpty();
+        // The ghost never registered: the rescuer's threshold sweep takes its jobs.
+        driver.leaderAttemptElect(new LeaderElectParams("leader", clock.instant(), clock.instant().plus(Duration.ofDays(1))));
+        clock.advance(Duration.ofHours(2));
+        assertThat(driver.jobRescueMany(new JobRescueParams(new Lease("leader", clock.instant()), List.of(),
+                clock.instant().minus(Duration.ofHours(1)), Duration.ofHours(1), 3, 100))).hasSize(2);
+        assertThat(claimLimited("alive", 10)).hasSize(2);
+    }
+
+    @Test
+    void aPausedLimitedQueueClaimsNothing() {
+        driver.queueRegister(List.of("default"), clock.instant());
+        driver.queueSetGlobalLimit("default", OptionalInt.of(5), clock.instant());
+        insertJobs(3, 0);
+        inserter().queues().pause("default");
+        assertThat(claimLimited("a", 5)).isEmpty();
+        inserter().queues().resume("default");
+        assertThat(claimLimited("a", 5)).hasSize(3);
+    }
+
+    @Test
+    void badLimitsAreRefusedWhenConfigured() {
+        assertThatThrownBy(() -> client().globalLimit("default", 3)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("globalLimit needs queue default configured first");
+        assertThatThrownBy(() -> client().queue("default", 5, Runnel.Delivery.AT_MOST_ONCE).globalLimit("default", 3))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least once");
+        assertThatThrownBy(() -> client().queue("default", 5).globalLimit("default", 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("globalLimit of queue default must be at least 1, was 0");
+    }
+}
