@@ -14,6 +14,7 @@ import java.util.Map;
  * builder may change afterwards, the client does not.
  *
  * @param retention how long each final state's jobs are kept; a state absent is kept forever
+ * @param hooks the insert and work middleware and the error handler
  */
 public record ClientConfig(
         String clientId,
@@ -21,6 +22,7 @@ public record ClientConfig(
         Map<String, QueueConfig> queues,
         Map<String, WorkUnit<?>> units,
         List<JobListener> listeners,
+        Hooks hooks,
         RetryPolicy retryPolicy,
         Duration fetchPollInterval,
         Duration fetchCooldown,
