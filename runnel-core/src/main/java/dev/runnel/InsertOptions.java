@@ -105,6 +105,31 @@ public final class InsertOptions {
         return validateName("kind", kind);
     }
 
+    /** Checks a priority (1 to 4), throwing {@link IllegalArgumentException} naming the option. */
+    public static int validatePriority(int priority) {
+        if (priority < 1 || priority > 4) {
+            throw new IllegalArgumentException("priority must be between 1 and 4, was " + priority);
+        }
+        return priority;
+    }
+
+    /**
+     * Checks tags (each word-like, {@code [\w][\w-]*}, at most {@value #MAX_TAG_LENGTH} characters),
+     * throwing {@link IllegalArgumentException} naming the option; returns an immutable copy.
+     */
+    public static List<String> validateTags(List<String> tags) {
+        if (tags == null) {
+            throw new IllegalArgumentException("tags must not be null");
+        }
+        for (String tag : tags) {
+            if (tag == null || tag.length() > MAX_TAG_LENGTH || !TAG.matcher(tag).matches()) {
+                throw new IllegalArgumentException(
+                        "tags must be word-like ([\\w][\\w-]*, at most " + MAX_TAG_LENGTH + " characters), was '" + tag + "'");
+            }
+        }
+        return List.copyOf(tags);
+    }
+
     private static String validateName(String option, String value) {
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException(option + " must not be blank");
@@ -154,10 +179,7 @@ public final class InsertOptions {
 
         /** 1 (worked first) to 4 (last); default {@value InsertOptions#DEFAULT_PRIORITY}. */
         public Builder priority(int priority) {
-            if (priority < 1 || priority > 4) {
-                throw new IllegalArgumentException("priority must be between 1 and 4, was " + priority);
-            }
-            this.priority = priority;
+            this.priority = validatePriority(priority);
             return this;
         }
 
@@ -181,16 +203,7 @@ public final class InsertOptions {
 
         /** Word-like tags ({@code [\w][\w-]*}, at most 255 characters each) to find jobs by. */
         public Builder tags(List<String> tags) {
-            if (tags == null) {
-                throw new IllegalArgumentException("tags must not be null");
-            }
-            for (String tag : tags) {
-                if (tag == null || tag.length() > MAX_TAG_LENGTH || !TAG.matcher(tag).matches()) {
-                    throw new IllegalArgumentException(
-                            "tags must be word-like ([\\w][\\w-]*, at most " + MAX_TAG_LENGTH + " characters), was '" + tag + "'");
-                }
-            }
-            this.tags = List.copyOf(tags);
+            this.tags = validateTags(tags);
             return this;
         }
 

@@ -1,7 +1,14 @@
 package dev.runnel;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.runnel.driver.JobJson;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -10,9 +17,20 @@ import java.util.Optional;
  * @param <T> the args type
  */
 public final class Job<T extends JobArgs> {
+    /**
+     * The most an output may take, encoded as JSON: {@value} bytes (32 KiB). Output is a small
+     * result kept on the job's row, read with every read of it; larger results belong elsewhere
+     * (a table, an object store), with a reference to them as the output.
+     */
+    public static final int MAX_OUTPUT_BYTES = 32 * 1024;
+
+    private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() {};
+
     private final JobRow row;
     private final T args;
     private final JobContext context;
+    /** The metadata decoded, on first use: most jobs never ask. */
+    private volatile Map<String, Object> metadata;
 
     /** Built by the runtime, or by a test that works a job inline. */
     public Job(JobRow row, T args, JobContext context) {
@@ -58,6 +76,24 @@ public final class Job<T extends JobArgs> {
         return row.tags();
     }
 
+    /**
+     * The job's metadata, as given at insert (and by {@link InsertMiddleware}s), decoded from its
+     * JSON object; read-only.
+     */
+    public Map<String, Object> metadata() {
+        Map<String, Object> m = metadata;
+        if (m == null) {
+            try {
+                m = Collections.unmodifiableMap(JobJson.MAPPER.readValue(row.metadata(), MAP));
+            } catch (JsonProcessingException e) {
+                throw new RunnelException("the metadata of job " + row.id() + " is not a JSON object: "
+                        + e.getOriginalMessage(), e);
+            }
+            metadata = m;
+        }
+        return m;
+    }
+
     /** The errors of earlier attempts. */
     public List<JobError> errors() {
         return row.errors();
@@ -81,6 +117,59 @@ public final class Job<T extends JobArgs> {
     /** When this attempt times out, if it has a timeout. */
     public Optional<Instant> deadline() {
         return context.deadline();
+    }
+
+    /**
+     * Records a small result of this attempt, readable afterwards with {@link JobRow#output()} (and
+     * shown by {@code runnel jobs get}). It is encoded as JSON at once, and stored with the job's
+     * completion, under the key {@code output} of its metadata; a later call replaces an earlier one.
+     * Only a completed attempt stores it: an attempt that fails, snoozes, or is cancelled or
+     * discarded records its error, not its output, so that a job's output is always that of the
+     * attempt that completed it. In an {@link Runnel.Delivery#AT_MOST_ONCE} queue a completed job
+     * leaves no row, so its output is kept nowhere; the call still succeeds.
+     *
+     * @throws IllegalArgumentException when {@code value} is null, cannot be encoded as JSON, holds
+     *     a NUL character (which Postgres cannot store), or takes more than
+     *     {@value #MAX_OUTPUT_BYTES} bytes encoded
+     */
+    public void recordOutput(Object value) {
+        if (value == null) {
+            throw new IllegalArgumentException("output must not be null");
+        }
+        String json;
+        try {
+            json = JobJson.MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("the output of job " + row.id() + " cannot be encoded as JSON: "
+                    + e.getOriginalMessage(), e);
+        }
+        if (json.length() > MAX_OUTPUT_BYTES / 3) {
+            int bytes = json.getBytes(StandardCharsets.UTF_8).length;
+            if (bytes > MAX_OUTPUT_BYTES) {
+                throw new IllegalArgumentException("the output of job " + row.id() + " is " + bytes
+                        + " bytes as JSON, more than the " + MAX_OUTPUT_BYTES + " allowed: store a large result"
+                        + " elsewhere and record where it is");
+            }
+        }
+        if (holdsNul(json)) {
+            throw new IllegalArgumentException("the output of job " + row.id() + " holds a NUL character, which"
+                    + " Postgres cannot store in JSON");
+        }
+        context.recordOutput(json);
+    }
+
+    /** Whether {@code json} holds the escape of a NUL character (not an escaped backslash before "u0000"). */
+    private static boolean holdsNul(String json) {
+        for (int i = json.indexOf("\\u0000"); i >= 0; i = json.indexOf("\\u0000", i + 1)) {
+            int backslashes = 0;
+            for (int j = i; j >= 0 && json.charAt(j) == '\\'; j--) {
+                backslashes++;
+            }
+            if (backslashes % 2 == 1) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

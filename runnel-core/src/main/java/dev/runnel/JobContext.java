@@ -14,7 +14,13 @@ public interface JobContext {
     /** When the attempt times out, if it has a timeout. */
     Optional<Instant> deadline();
 
-    /** A context that is never cancelled and has no deadline. */
+    /**
+     * Keeps the attempt's output, already encoded as JSON and checked by {@link Job#recordOutput},
+     * replacing any recorded before; stored if the attempt completes.
+     */
+    void recordOutput(String json);
+
+    /** A context that is never cancelled, has no deadline, and keeps no output. */
     JobContext NONE = new JobContext() {
         @Override
         public Optional<String> cancellation() {
@@ -24,6 +30,11 @@ public interface JobContext {
         @Override
         public Optional<Instant> deadline() {
             return Optional.empty();
+        }
+
+        @Override
+        public void recordOutput(String json) {
+            // nowhere to keep it
         }
     };
 }

@@ -1,5 +1,8 @@
 package dev.runnel;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.runnel.driver.JobJson;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -30,6 +33,22 @@ public record JobRow(
         attemptedBy = List.copyOf(attemptedBy);
         errors = List.copyOf(errors);
         tags = List.copyOf(tags);
+    }
+
+    /**
+     * The output recorded by the attempt that completed this job ({@link Job#recordOutput}), as
+     * compact JSON, if it recorded one: the {@code output} key of its metadata.
+     */
+    public Optional<String> output() {
+        if (!metadata.contains("\"" + JobJson.OUTPUT_KEY + "\"")) {
+            return Optional.empty();
+        }
+        try {
+            JsonNode node = JobJson.MAPPER.readTree(metadata).get(JobJson.OUTPUT_KEY);
+            return node == null ? Optional.empty() : Optional.of(node.toString());
+        } catch (JsonProcessingException e) {
+            throw new RunnelException("the metadata of job " + id + " is not JSON: " + e.getOriginalMessage(), e);
+        }
     }
 
     /** The error of the latest failed attempt, if any. */

@@ -9,6 +9,7 @@ import static dev.runnel.internal.Settings.require;
 import dev.runnel.driver.Driver;
 import dev.runnel.internal.ClientConfig;
 import dev.runnel.internal.ClientRuntime;
+import dev.runnel.internal.Hooks;
 import dev.runnel.internal.Inserter;
 import dev.runnel.internal.Kinds;
 import dev.runnel.internal.Settings;
@@ -68,7 +69,7 @@ public final class Runnel implements AutoCloseable {
     private Runnel(ClientConfig config, Driver driver) {
         this.config = config;
         this.driver = driver;
-        this.inserter = new Inserter(config.clock(), driver, this::wake);
+        this.inserter = new Inserter(config.clock(), driver, this::wake, config.hooks().insert());
     }
 
     public static Builder builder() {
@@ -309,6 +310,9 @@ public final class Runnel implements AutoCloseable {
         private final Map<String, ClientConfig.QueueConfig> queues = new LinkedHashMap<>();
         private final Map<String, WorkUnit<?>> units = new LinkedHashMap<>();
         private final List<JobListener> listeners = new ArrayList<>();
+        private final List<InsertMiddleware> insertMiddleware = new ArrayList<>();
+        private final List<WorkMiddleware> workMiddleware = new ArrayList<>();
+        private ErrorHandler errorHandler;
         private final Map<JobState, Duration> retention = new EnumMap<>(Map.of(
                 JobState.COMPLETED, DEFAULT_COMPLETED_RETENTION,
                 JobState.CANCELLED, DEFAULT_COMPLETED_RETENTION,
@@ -394,6 +398,24 @@ public final class Runnel implements AutoCloseable {
         /** Receives an event for every outcome this client stores. */
         public Builder listener(JobListener listener) {
             listeners.add(require("listener", listener));
+            return this;
+        }
+
+        /** Runs around every insert call; several run in the order added, the first outermost. */
+        public Builder insertMiddleware(InsertMiddleware middleware) {
+            insertMiddleware.add(require("insertMiddleware", middleware));
+            return this;
+        }
+
+        /** Runs around every call of a worker; several run in the order added, the first outermost. */
+        public Builder workMiddleware(WorkMiddleware middleware) {
+            workMiddleware.add(require("workMiddleware", middleware));
+            return this;
+        }
+
+        /** Sees every failed attempt and decides what becomes of its job; replaces any set before. */
+        public Builder errorHandler(ErrorHandler handler) {
+            this.errorHandler = require("errorHandler", handler);
             return this;
         }
 
@@ -577,7 +599,8 @@ public final class Runnel implements AutoCloseable {
                 throw new IllegalArgumentException("rescueThreshold (" + rescueThreshold + ") must not be less than"
                         + " jobTimeout (" + jobTimeout + "): a job would be rescued while it may still run");
             }
-            ClientConfig config = new ClientConfig(clientId, clock, queues, units, listeners, retryPolicy,
+            ClientConfig config = new ClientConfig(clientId, clock, queues, units, listeners,
+                    new Hooks(insertMiddleware, workMiddleware, errorHandler), retryPolicy,
                     fetchPollInterval, fetchCooldown, jobTimeout, schedulerInterval, stopTimeout, completerBatchSize,
                     completerFlushInterval, heartbeatInterval, heartbeatTimeout, leaderLease, rescueThreshold,
                     cleanerInterval, retention, autoMigrate, stopOnShutdown);

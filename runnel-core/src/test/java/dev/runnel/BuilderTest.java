@@ -26,6 +26,26 @@ class BuilderTest {
     }
 
     @Test
+    void hooksMustNotBeNull() {
+        assertThatThrownBy(() -> Runnel.builder().insertMiddleware(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("insertMiddleware must not be null");
+        assertThatThrownBy(() -> Runnel.builder().workMiddleware(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("workMiddleware must not be null");
+        assertThatThrownBy(() -> Runnel.builder().errorHandler(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("errorHandler must not be null");
+    }
+
+    @Test
+    void decisionsAreChecked() {
+        assertThatThrownBy(() -> ErrorHandler.Decision.retryAfter(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retry delay");
+        assertThatThrownBy(() -> ErrorHandler.Decision.retryAfter(null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ErrorHandler.Decision.discard(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("reason");
+        assertThat(ErrorHandler.Decision.useDefault()).isEqualTo(new ErrorHandler.UseDefault());
+    }
+
+    @Test
     void kindIsReadFromARecordWithoutAnInstance() {
         assertThat(dev.runnel.internal.Kinds.kindOf(Ping.class)).isEqualTo("ping");
     }

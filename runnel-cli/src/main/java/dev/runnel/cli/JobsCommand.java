@@ -95,7 +95,7 @@ final class JobsCommand {
         }
     }
 
-    @Command(name = "get", mixinStandardHelpOptions = true, description = "One job, whole: every attempt's error with its trace.")
+    @Command(name = "get", mixinStandardHelpOptions = true, description = "One job, whole: its output, and every attempt's error with its trace.")
     static final class Get implements Callable<Integer> {
         @Mixin
         DatabaseOption database;
@@ -131,7 +131,8 @@ final class JobsCommand {
                 if (!j.tags().isEmpty()) {
                     out.println("tags " + String.join(", ", j.tags()));
                 }
-                out.println("metadata " + j.metadata());
+                out.println("metadata " + JsonOut.text(JsonOut.metadataBesidesOutput(j)));
+                j.output().ifPresent(output -> out.println("output " + output));
                 for (JobError e : j.errors()) {
                     out.printf("error of attempt %d at %s: %s%n", e.attempt(), e.at(), e.message());
                     if (!e.trace().isBlank()) {

@@ -9,6 +9,7 @@ import dev.runnel.JobCount;
 import dev.runnel.JobError;
 import dev.runnel.JobRow;
 import dev.runnel.QueueRow;
+import dev.runnel.driver.JobJson;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -44,9 +45,19 @@ final class JsonOut {
             error.put("trace", e.trace());
         }
         node.set("metadata", raw(job.metadata()));
+        node.set("output", job.output().map(JsonOut::raw).orElse(MAPPER.getNodeFactory().nullNode()));
         ArrayNode tags = node.putArray("tags");
         job.tags().forEach(tags::add);
         return node;
+    }
+
+    /** The job's metadata without its output, which {@code jobs get} shows on a line of its own. */
+    static JsonNode metadataBesidesOutput(JobRow job) {
+        JsonNode metadata = raw(job.metadata());
+        if (metadata instanceof ObjectNode object && job.output().isPresent()) {
+            object.remove(JobJson.OUTPUT_KEY);
+        }
+        return metadata;
     }
 
     static ArrayNode jobs(List<JobRow> jobs) {

@@ -49,6 +49,7 @@ class JobsAndQueuesCommandTest {
                     if (job.args().name().equals("broken")) {
                         throw new IllegalStateException("it broke");
                     }
+                    job.recordOutput(java.util.Map.of("done", job.args().name()));
                 }).build()) {
             runnel.start();
             long a = runnel.insert(new Task("a")).id();
@@ -96,8 +97,13 @@ class JobsAndQueuesCommandTest {
         Result got = run("jobs", "get", String.valueOf(ids[1]));
         assertThat(got.code()).isZero();
         assertThat(got.out()).contains("job " + ids[1]).contains("it broke").contains("IllegalStateException");
-        assertThat(JSON.readTree(run("jobs", "get", String.valueOf(ids[0]), "--json").out()).get("state").asText())
-                .isEqualTo("completed");
+        assertThat(got.out()).doesNotContain("output");
+        JsonNode completed = JSON.readTree(run("jobs", "get", String.valueOf(ids[0]), "--json").out());
+        assertThat(completed.get("state").asText()).isEqualTo("completed");
+        assertThat(completed.get("output")).isEqualTo(JSON.readTree("{\"done\":\"a\"}"));
+        assertThat(JSON.readTree(run("jobs", "get", String.valueOf(ids[1]), "--json").out()).get("output").isNull()).isTrue();
+        assertThat(run("jobs", "get", String.valueOf(ids[0])).out()).contains("output {\"done\":\"a\"}")
+                .contains("metadata {}");
         Result missing = run("jobs", "get", "987654321");
         assertThat(missing.code()).isEqualTo(1);
         assertThat(missing.err().lines().count()).isEqualTo(1);

@@ -19,6 +19,9 @@ import java.util.List;
  * database has no array type. Internal SPI.
  */
 public final class JobJson {
+    /** The key of a job's metadata that holds the output of the attempt that completed it. */
+    public static final String OUTPUT_KEY = "output";
+
     /** Shared, thread-safe mapper for the runtime's own JSON. */
     public static final ObjectMapper MAPPER = newMapper();
 

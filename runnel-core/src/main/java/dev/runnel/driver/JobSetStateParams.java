@@ -14,6 +14,8 @@ import java.time.Instant;
  * @param error a JSON object appended to the job's errors, or null
  * @param attemptDelta added to the attempt counter: -1 when the attempt is not to count (a snooze,
  *     an attempt interrupted by a stopping client), else 0
+ * @param output the output of a completed attempt, JSON, stored under the key {@code output} of the
+ *     job's metadata (replacing any there), or null to leave the metadata as it is
  */
 public record JobSetStateParams(
         long id,
@@ -24,12 +26,19 @@ public record JobSetStateParams(
         Instant scheduledAt,
         Instant finalizedAt,
         String error,
-        int attemptDelta) {
+        int attemptDelta,
+        String output) {
 
-    /** An outcome of the attempt {@code claimed} describes, as the claim returned it. */
+    /** An outcome, without output, of the attempt {@code claimed} describes, as the claim returned it. */
     public static JobSetStateParams of(JobRow claimed, JobState state, Instant scheduledAt, Instant finalizedAt,
             String error, int attemptDelta) {
         return new JobSetStateParams(claimed.id(), claimed.attempt(), claimed.attemptedAt().orElseThrow(),
-                JobCompleteManyParams.holder(claimed), state, scheduledAt, finalizedAt, error, attemptDelta);
+                JobCompleteManyParams.holder(claimed), state, scheduledAt, finalizedAt, error, attemptDelta, null);
+    }
+
+    /** This outcome with {@code output} (JSON) to store. */
+    public JobSetStateParams withOutput(String output) {
+        return new JobSetStateParams(id, attempt, attemptedAt, clientId, state, scheduledAt, finalizedAt, error,
+                attemptDelta, output);
     }
 }

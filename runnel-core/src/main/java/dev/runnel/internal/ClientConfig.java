@@ -15,6 +15,7 @@ import java.util.OptionalInt;
  * builder may change afterwards, the client does not.
  *
  * @param retention how long each final state's jobs are kept; a state absent is kept forever
+ * @param hooks the insert and work middleware and the error handler
  */
 public record ClientConfig(
         String clientId,
@@ -22,6 +23,7 @@ public record ClientConfig(
         Map<String, QueueConfig> queues,
         Map<String, WorkUnit<?>> units,
         List<JobListener> listeners,
+        Hooks hooks,
         RetryPolicy retryPolicy,
         Duration fetchPollInterval,
         Duration fetchCooldown,

@@ -46,7 +46,8 @@ public final class ClientRuntime {
         this.completer = new Completer(driver, config.listeners(), new Completer.Config(config.completerBatchSize(),
                 config.completerFlushInterval(), config.stopTimeout(), config.clientId()), config.clock(),
                 config.retryPolicy());
-        JobRunner runner = new JobRunner(config.units(), config.clock(), config.jobTimeout(), config.retryPolicy());
+        JobRunner runner = new JobRunner(config.units(), config.clock(), config.jobTimeout(), config.retryPolicy(),
+                config.hooks());
         ClaimClock claimClock = new ClaimClock(config.clock());
         config.queues().forEach((queue, q) -> producers.put(queue, new Producer(new Producer.Config(queue,
                 q.maxWorkers(), config.fetchPollInterval(), config.fetchCooldown(), config.clientId(), q.atMostOnce(),

@@ -30,7 +30,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes job outcomes in batches: plain completions in one statement, everything else in another,
+ * Writes job outcomes in batches: plain completions in one statement, everything else (completions
+ * with output too) in another,
  * flushed when a batch is full or a few milliseconds after its first outcome. Workers block in
  * {@link #submit} when it falls behind (backpressure).
  *
@@ -347,7 +348,7 @@ public final class Completer implements Service {
     private JobSetStateParams setState(Outcome o) {
         JobRow job = o.job();
         return new JobSetStateParams(job.id(), job.attempt(), job.attemptedAt().orElseThrow(), config.clientId(),
-                o.state(), o.scheduledAt(), o.finalizedAt(), encode(o.error()), o.attemptDelta());
+                o.state(), o.scheduledAt(), o.finalizedAt(), encode(o.error()), o.attemptDelta(), o.output());
     }
 
     private static JobReinsertParams reinsert(Outcome o) {

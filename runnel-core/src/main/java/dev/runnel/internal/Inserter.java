@@ -1,9 +1,11 @@
 package dev.runnel.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.runnel.InsertMiddleware;
 import dev.runnel.InsertOptions;
 import dev.runnel.InsertRequest;
 import dev.runnel.InsertResult;
+import dev.runnel.InsertingJob;
 import dev.runnel.JobArgs;
 import dev.runnel.JobState;
 import dev.runnel.Migrator;
@@ -19,27 +21,32 @@ import java.sql.Connection;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Inserts jobs: turns requests into fully resolved rows (every option validated and the args
  * encoded before anything is written, so a bad request in a batch leaves the batch unwritten),
- * writes them, explains a failure that comes of an unmigrated database, and wakes this client's
- * producers of the queues that got available jobs.
+ * passes them through the client's insert middleware, writes them, explains a failure that comes of
+ * an unmigrated database, and wakes this client's producers of the queues that got available jobs.
  */
 public final class Inserter {
     private final Clock clock;
     private final Driver driver;
     private final Consumer<String> wake;
+    private final List<InsertMiddleware> middleware;
 
-    public Inserter(Clock clock, Driver driver, Consumer<String> wake) {
+    public Inserter(Clock clock, Driver driver, Consumer<String> wake, List<InsertMiddleware> middleware) {
         this.clock = clock;
         this.driver = driver;
         this.wake = wake;
+        this.middleware = List.copyOf(middleware);
     }
 
     /** Inserts in as few statements as the driver allows; returns the results in order. */
@@ -57,7 +64,26 @@ public final class Inserter {
         if (requests.isEmpty()) {
             return List.of();
         }
-        List<JobInsertParams> rows = resolve(requests);
+        if (middleware.isEmpty()) {
+            return store(resolve(requests), insert);
+        }
+        Instant now = clock.instant();
+        List<PendingInsert> jobs = new ArrayList<>(requests.size());
+        for (InsertRequest request : requests) {
+            jobs.add(new PendingInsert(request.args(), request.options(), now));
+        }
+        List<InsertingJob> view = Collections.unmodifiableList(jobs);
+        Supplier<List<InsertResult>> writeAll = () -> {
+            List<JobInsertParams> rows = new ArrayList<>(jobs.size());
+            for (PendingInsert job : jobs) {
+                rows.add(job.toParams());
+            }
+            return store(rows, insert);
+        };
+        return new Link(0, view, writeAll).through();
+    }
+
+    private List<InsertResult> store(List<JobInsertParams> rows, Function<List<JobInsertParams>, List<InsertResult>> insert) {
         // A key twice in one batch is written once, and its later copies are its duplicates: the
         // statement must not meet the same key twice (Postgres refuses to resolve one conflict twice).
         int[] firstOf = JobInsertParams.anyUnique(rows) ? firstOfEachKey(rows) : null;
@@ -104,6 +130,60 @@ public final class Inserter {
     }
 
     /**
+     * The chain from the middleware at {@code index} on. Each middleware gets the next link, and
+     * must proceed through it exactly once and let its failure through: a caller must never get
+     * ids for jobs that were not written.
+     */
+    private final class Link implements InsertMiddleware.Next {
+        private final int index;
+        private final List<InsertingJob> jobs;
+        private final Supplier<List<InsertResult>> writeAll;
+        private boolean called;
+        private List<InsertResult> ids;
+        private Throwable failure;
+
+        Link(int index, List<InsertingJob> jobs, Supplier<List<InsertResult>> writeAll) {
+            this.index = index;
+            this.jobs = jobs;
+            this.writeAll = writeAll;
+        }
+
+        /** Runs the middleware at {@code index} with the rest of the chain after it; returns the results. */
+        List<InsertResult> through() {
+            InsertMiddleware current = middleware.get(index);
+            Link next = new Link(index + 1, jobs, writeAll);
+            current.insert(jobs, next);
+            if (next.failure instanceof RuntimeException e) {
+                throw e;
+            }
+            if (next.failure instanceof Error e) {
+                throw e;
+            }
+            if (!next.called) {
+                throw new IllegalStateException("insert middleware " + current
+                        + " returned without calling next.proceed(), so nothing was inserted");
+            }
+            return next.ids;
+        }
+
+        @Override
+        public List<InsertResult> proceed() {
+            if (called) {
+                throw new IllegalStateException("insert middleware " + middleware.get(index - 1)
+                        + " called next.proceed() twice: the jobs are inserted once");
+            }
+            called = true;
+            try {
+                ids = index == middleware.size() ? writeAll.get() : through();
+                return ids;
+            } catch (RuntimeException | Error e) {
+                failure = e;
+                throw e;
+            }
+        }
+    }
+
+    /**
      * {@code e}, or, when the schema is behind this Runnel (a fresh database nobody migrated), an
      * exception that says what to do instead of the database's "no such table".
      */
@@ -144,23 +224,31 @@ public final class Inserter {
     private static JobInsertParams resolve(JobArgs args, InsertOptions given, Instant now) {
         String kind = InsertOptions.validateKind(args.kind());
         InsertOptions options = given.orElse(args.insertOptions());
-        String queue = InsertOptions.validateQueue(options.queue().orElse(InsertOptions.DEFAULT_QUEUE));
-        Instant scheduledAt = options.scheduledAt().orElse(now);
+        return params(args, kind, InsertOptions.validateQueue(options.queue().orElse(InsertOptions.DEFAULT_QUEUE)),
+                options.priority().orElse(InsertOptions.DEFAULT_PRIORITY), options.scheduledAt().orElse(now),
+                options.maxAttempts().orElse(InsertOptions.DEFAULT_MAX_ATTEMPTS), options.tags().orElse(List.of()),
+                options.metadata().orElse(Map.of()), options.unique(), now);
+    }
+
+    /** The row for a job whose options are resolved and checked: its args and metadata encoded. */
+    static JobInsertParams params(JobArgs args, String kind, String queue, int priority, Instant scheduledAt,
+            int maxAttempts, List<String> tags, Map<String, ?> metadata, Optional<UniqueOptions> unique, Instant now) {
         JobState state = scheduledAt.isAfter(now) ? JobState.SCHEDULED : JobState.AVAILABLE;
         String encodedArgs;
-        String metadata;
+        String encodedMetadata;
         try {
             encodedArgs = JobJson.MAPPER.writeValueAsString(args);
-            metadata = JobJson.MAPPER.writeValueAsString(options.metadata().orElse(Map.of()));
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("args of kind " + kind + " cannot be encoded as JSON: " + e.getOriginalMessage(), e);
         }
-        UniqueOptions unique = options.unique().orElse(null);
-        return new JobInsertParams(kind, encodedArgs, queue,
-                options.priority().orElse(InsertOptions.DEFAULT_PRIORITY), state, now, scheduledAt,
-                options.maxAttempts().orElse(InsertOptions.DEFAULT_MAX_ATTEMPTS),
-                options.tags().orElse(List.of()), metadata,
-                unique == null ? null : UniqueKeys.key(kind, encodedArgs, queue, scheduledAt, unique),
-                unique == null ? 0 : UniqueStates.mask(unique.states()));
+        try {
+            encodedMetadata = JobJson.MAPPER.writeValueAsString(metadata);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("metadata of a job of kind " + kind + " cannot be encoded as JSON: "
+                    + e.getOriginalMessage(), e);
+        }
+        return new JobInsertParams(kind, encodedArgs, queue, priority, state, now, scheduledAt, maxAttempts, tags,
+                encodedMetadata, unique.map(u -> UniqueKeys.key(kind, encodedArgs, queue, scheduledAt, u)).orElse(null),
+                unique.map(u -> UniqueStates.mask(u.states())).orElse(0));
     }
 }

@@ -3,14 +3,17 @@ package dev.runnel.internal;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import dev.runnel.ErrorHandler;
 import dev.runnel.Job;
 import dev.runnel.JobArgs;
 import dev.runnel.JobCancel;
 import dev.runnel.JobDiscard;
 import dev.runnel.JobError;
+import dev.runnel.JobFailure;
 import dev.runnel.JobRow;
 import dev.runnel.JobSnooze;
 import dev.runnel.RetryPolicy;
+import dev.runnel.WorkMiddleware;
 import dev.runnel.Worker;
 import dev.runnel.driver.JobJson;
 import dev.runnel.driver.Times;
@@ -19,16 +22,19 @@ import java.io.StringWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Works one claimed job on the calling thread and turns whatever happened into an {@link Outcome}:
- * the worker's return or exception, an unknown kind, undecodable args, a timeout or a stop.
+ * Works one claimed job on the calling thread, through the client's work middleware, and turns
+ * whatever happened into an {@link Outcome}: the worker's return (with its output) or exception,
+ * an unknown kind, undecodable args, a timeout or a stop; failures pass the error handler first.
  */
 public final class JobRunner {
     private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
@@ -45,12 +51,18 @@ public final class JobRunner {
     private final Clock clock;
     private final Duration defaultTimeout;
     private final RetryPolicy retryPolicy;
+    private final List<WorkMiddleware> middleware;
+    /** Null when the client has none: failures take their default outcome. */
+    private final ErrorHandler errorHandler;
 
-    public JobRunner(Map<String, WorkUnit<?>> units, Clock clock, Duration defaultTimeout, RetryPolicy retryPolicy) {
+    public JobRunner(Map<String, WorkUnit<?>> units, Clock clock, Duration defaultTimeout, RetryPolicy retryPolicy,
+            Hooks hooks) {
         this.units = Map.copyOf(units);
         this.clock = clock;
         this.defaultTimeout = defaultTimeout;
         this.retryPolicy = retryPolicy;
+        this.middleware = hooks.work();
+        this.errorHandler = hooks.errorHandler();
     }
 
     /**
@@ -83,7 +95,8 @@ public final class JobRunner {
             Instant now = clock.instant();
             JobError error = new JobError(row.attempt(), now,
                     "no worker is registered for kind '" + row.kind() + "' in this client", "");
-            return Outcome.failed(row, now, retryAt(now, row.attempt()), error, Duration.ZERO);
+            return decide(new JobFailure(row, JobFailure.Cause.UNKNOWN_KIND, error, Optional.empty()), now,
+                    Duration.ZERO, () -> Outcome.failed(row, now, retryAt(now, row.attempt()), error, Duration.ZERO));
         }
         return runUnit(unit, running);
     }
@@ -115,7 +128,8 @@ public final class JobRunner {
             Instant now = clock.instant();
             JobError error = new JobError(row.attempt(), now, "args could not be decoded as "
                     + unit.type().getName() + ": " + message(e), trace(e));
-            return Outcome.discarded(row, now, error, Duration.ZERO);
+            return decide(new JobFailure(row, JobFailure.Cause.UNDECODABLE_ARGS, error, Optional.of(e)), now,
+                    Duration.ZERO, () -> Outcome.discarded(row, now, error, Duration.ZERO));
         }
         Job<T> job = new Job<>(row, args, running);
         Worker<T> worker = unit.worker();
@@ -127,7 +141,7 @@ public final class JobRunner {
         }
         Throwable failure = null;
         try {
-            worker.work(job);
+            WorkChain.run(middleware, worker, job);
         } catch (Throwable t) {
             failure = t;
         }
@@ -135,7 +149,7 @@ public final class JobRunner {
         Instant now = clock.instant();
         Duration runTime = Duration.ofNanos(System.nanoTime() - running.startNanos);
         return switch (failure) {
-            case null -> Outcome.completed(row, now, runTime);
+            case null -> Outcome.completed(row, now, running.output(), runTime);
             case JobSnooze s -> Outcome.snoozed(row, now, s.duration(), runTime);
             case JobCancel c -> Outcome.cancelled(row, now, new JobError(row.attempt(), now,
                     "cancelled by worker: " + message(c), ""), runTime);
@@ -159,13 +173,52 @@ public final class JobRunner {
         if (running.cause() == RunningJob.Cause.CANCEL) {
             return Outcome.cancelled(row, now, error, runTime);
         }
-        Duration delay;
-        try {
-            delay = worker.retryDelay(job).orElseGet(() -> policyDelay(row.attempt()));
-        } catch (RuntimeException e) {
-            delay = policyDelay(row.attempt());
+        JobFailure.Cause cause = running.cause() == RunningJob.Cause.TIMEOUT
+                ? JobFailure.Cause.TIMEOUT : JobFailure.Cause.EXCEPTION;
+        return decide(new JobFailure(row, cause, error, Optional.of(failure)), now, runTime, () -> {
+            Duration delay;
+            try {
+                delay = worker.retryDelay(job).orElseGet(() -> policyDelay(row.attempt()));
+            } catch (RuntimeException e) {
+                delay = policyDelay(row.attempt());
+            }
+            return Outcome.failed(row, now, Times.plusClamped(now, delay), error, runTime);
+        });
+    }
+
+    /**
+     * The outcome of {@code failure}: as the error handler decides, or {@code byDefault} when there
+     * is none, it asks for the default, or it fails (throws or returns null): a handler's bug must
+     * not cost the job its outcome.
+     */
+    private Outcome decide(JobFailure failure, Instant now, Duration runTime, Supplier<Outcome> byDefault) {
+        if (errorHandler == null) {
+            return byDefault.get();
         }
-        return Outcome.failed(row, now, Times.plusClamped(now, delay), error, runTime);
+        JobRow row = failure.job();
+        ErrorHandler.Decision decision;
+        try {
+            decision = errorHandler.handle(failure);
+        } catch (Throwable t) {
+            LOG.warn("the error handler threw on the {} failure of job {}; the default applies", failure.cause(),
+                    row.id(), t);
+            return byDefault.get();
+        }
+        return switch (decision) {
+            case null -> {
+                LOG.warn("the error handler returned null for the {} failure of job {}; the default applies",
+                        failure.cause(), row.id());
+                yield byDefault.get();
+            }
+            case ErrorHandler.UseDefault d -> byDefault.get();
+            case ErrorHandler.RetryAfter r ->
+                    Outcome.failed(row, now, Times.plusClamped(now, r.delay()), failure.error(), runTime);
+            case ErrorHandler.Discard d -> {
+                JobError e = failure.error();
+                yield Outcome.discarded(row, now, new JobError(e.attempt(), e.at(),
+                        e.message() + " (discarded by the error handler: " + d.reason() + ")", e.trace()), runTime);
+            }
+        };
     }
 
     private <T extends JobArgs> Duration timeoutOf(Worker<T> worker, Job<T> job) {

@@ -14,6 +14,7 @@ import java.time.Instant;
  * @param scheduledAt the next run time for retryable, scheduled or available, else null
  * @param finalizedAt set exactly when {@code state} is final, else null
  * @param error the error to record, or null
+ * @param output the output a completed attempt recorded, as JSON, or null
  * @param attemptDelta -1 when the attempt does not count (a snooze, an attempt interrupted by a
  *     stopping client), else 0
  * @param claimRemoved the job was claimed at most once, so its row is gone: a completion needs no
@@ -26,40 +27,45 @@ public record Outcome(
         Instant scheduledAt,
         Instant finalizedAt,
         JobError error,
+        String output,
         int attemptDelta,
         Duration runTime,
         boolean claimRemoved) {
 
     Outcome(JobRow job, JobEvent.Type type, JobState state, Instant scheduledAt, Instant finalizedAt, JobError error,
             int attemptDelta, Duration runTime) {
-        this(job, type, state, scheduledAt, finalizedAt, error, attemptDelta, runTime, false);
+        this(job, type, state, scheduledAt, finalizedAt, error, null, attemptDelta, runTime, false);
     }
 
-    /** The happy path: completed with nothing else to write, so it takes the simplest statement. */
+    /**
+     * The happy path: completed with nothing else to write, so it takes the simplest statement. A
+     * completion with output takes the statement of every other outcome instead.
+     */
     public boolean isPlainCompletion() {
-        return type == JobEvent.Type.COMPLETED && error == null;
+        return type == JobEvent.Type.COMPLETED && error == null && output == null;
     }
 
     /** Whether there is nothing to write: an at-most-once claim removed the job, and it completed. */
     public boolean needsNoWrite() {
-        return claimRemoved && isPlainCompletion();
+        return claimRemoved && type == JobEvent.Type.COMPLETED;
     }
 
     /**
      * This outcome in an at-most-once queue, whose claim removed the job: a completion needs no
-     * write; a cancel stays a cancel; anything else (failure, snooze, discard) can never run the
-     * job again, so it is recorded as discarded. Those two are written back as new rows.
+     * write (its output, with no row to keep it, is dropped); a cancel stays a cancel; anything else
+     * (failure, snooze, discard) can never run the job again, so it is recorded as discarded. Those
+     * two are written back as new rows.
      */
     Outcome atMostOnce(Instant now) {
-        if (isPlainCompletion()) {
-            return new Outcome(job, type, state, scheduledAt, finalizedAt, error, 0, runTime, true);
+        if (type == JobEvent.Type.COMPLETED) {
+            return new Outcome(job, type, state, scheduledAt, finalizedAt, error, null, 0, runTime, true);
         }
         if (type == JobEvent.Type.CANCELLED) {
-            return new Outcome(job, type, state, null, finalizedAt, error, 0, runTime, true);
+            return new Outcome(job, type, state, null, finalizedAt, error, null, 0, runTime, true);
         }
         JobError recorded = error != null ? error : new JobError(job.attempt(), now,
                 "snoozed in an at-most-once queue, so it is not run again", "");
-        return new Outcome(job, JobEvent.Type.DISCARDED, JobState.DISCARDED, null, now, recorded, 0, runTime, true);
+        return new Outcome(job, JobEvent.Type.DISCARDED, JobState.DISCARDED, null, now, recorded, null, 0, runTime, true);
     }
 
     /**
@@ -69,13 +75,14 @@ public record Outcome(
      */
     Outcome unstorable(Instant now, Instant retryAt, JobError error) {
         if (claimRemoved) {
-            return new Outcome(job, JobEvent.Type.DISCARDED, JobState.DISCARDED, null, now, error, 0, runTime, true);
+            return new Outcome(job, JobEvent.Type.DISCARDED, JobState.DISCARDED, null, now, error, null, 0, runTime, true);
         }
         return failed(job, now, retryAt, error, runTime);
     }
 
-    static Outcome completed(JobRow job, Instant now, Duration runTime) {
-        return new Outcome(job, JobEvent.Type.COMPLETED, JobState.COMPLETED, null, now, null, 0, runTime);
+    /** A completed attempt, with the output it recorded (JSON), or null. */
+    static Outcome completed(JobRow job, Instant now, String output, Duration runTime) {
+        return new Outcome(job, JobEvent.Type.COMPLETED, JobState.COMPLETED, null, now, null, output, 0, runTime, false);
     }
 
     static Outcome snoozed(JobRow job, Instant now, Duration snooze, Duration runTime) {

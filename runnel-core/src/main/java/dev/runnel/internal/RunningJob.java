@@ -22,6 +22,8 @@ public final class RunningJob implements JobContext {
     private volatile long deadlineNanos = Long.MAX_VALUE;
     private volatile Cause cause;
     private volatile String reason;
+    /** The attempt's output as JSON, or null; volatile, as a worker may record it from a thread of its own. */
+    private volatile String output;
 
     public RunningJob(JobRow row) {
         this.row = row;
@@ -75,5 +77,15 @@ public final class RunningJob implements JobContext {
     @Override
     public Optional<Instant> deadline() {
         return Optional.ofNullable(deadline);
+    }
+
+    @Override
+    public void recordOutput(String json) {
+        output = json;
+    }
+
+    /** The output recorded, as JSON, or null. */
+    String output() {
+        return output;
     }
 }

@@ -257,6 +257,7 @@ final class PostgresJobs {
         Long[] finalizedAt = new Long[n];
         String[] errors = new String[n];
         int[] attemptDeltas = new int[n];
+        String[] outputs = new String[n];
         for (int i = 0; i < n; i++) {
             JobSetStateParams u = updates.get(i);
             ids[i] = u.id();
@@ -268,6 +269,7 @@ final class PostgresJobs {
             finalizedAt[i] = micros(u.finalizedAt());
             errors[i] = u.error();
             attemptDeltas[i] = u.attemptDelta();
+            outputs[i] = u.output();
         }
         return connections.run("recording job outcomes", c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.get("JobSetStateMany"))) {
@@ -280,6 +282,7 @@ final class PostgresJobs {
                 ps.setArray(7, c.createArrayOf("int8", finalizedAt));
                 ps.setArray(8, c.createArrayOf("text", errors));
                 ps.setObject(9, attemptDeltas);
+                ps.setArray(10, c.createArrayOf("text", outputs));
                 return JdbcIds.read(ps, n);
             }
         });

@@ -228,12 +228,14 @@ RETURNING j.id;
 
 -- name: JobSetStateMany
 -- Every other outcome, one statement per batch, for jobs still running in the attempt the outcome
--- belongs to (as JobCompleteMany). A null scheduled_at leaves the job's as it is; a null error
--- appends nothing. A job whose cancel was requested while it ran ends cancelled, at the request's
+-- belongs to (as JobCompleteMany): completions with output too, which JobCompleteMany, kept as
+-- simple as it can be for the happy path, does not write. A null scheduled_at leaves the job's as
+-- it is; a null error appends nothing; a null output leaves the metadata alone, else it goes under
+-- its key "output". A job whose cancel was requested while it ran ends cancelled, at the request's
 -- time, whatever else its attempt ended in short of completing: the request may have reached its
 -- client only after the worker had failed. The ids written come back.
 -- ?1 ids, ?2 attempts, ?3 attempted_at us, ?4 client ids, ?5 states, ?6 scheduled_at us,
--- ?7 finalized_at us, ?8 errors (JSON objects), ?9 attempt deltas.
+-- ?7 finalized_at us, ?8 errors (JSON objects), ?9 attempt deltas, ?10 outputs (JSON).
 UPDATE {schema}.runnel_job j
 SET state = CASE WHEN j.cancel_requested_at IS NOT NULL AND batch.state IN ('available', 'scheduled', 'retryable')
                  THEN 'cancelled' ELSE batch.state END::{schema}.runnel_job_state,
@@ -242,10 +244,12 @@ SET state = CASE WHEN j.cancel_requested_at IS NOT NULL AND batch.state IN ('ava
                         THEN j.cancel_requested_at
                         ELSE timestamptz 'epoch' + batch.finalized_at * interval '1 microsecond' END,
     attempt = j.attempt + batch.attempt_delta,
-    errors = CASE WHEN batch.error IS NULL THEN j.errors ELSE array_append(j.errors, batch.error::jsonb) END
+    errors = CASE WHEN batch.error IS NULL THEN j.errors ELSE array_append(j.errors, batch.error::jsonb) END,
+    metadata = CASE WHEN batch.output IS NULL THEN j.metadata
+                    ELSE jsonb_set(j.metadata, '{output}', batch.output::jsonb) END
 FROM unnest(?::bigint[], ?::integer[], ?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[],
-            ?::integer[])
-     AS batch(id, attempt, attempted_at, client_id, state, scheduled_at, finalized_at, error, attempt_delta)
+            ?::integer[], ?::text[])
+     AS batch(id, attempt, attempted_at, client_id, state, scheduled_at, finalized_at, error, attempt_delta, output)
 WHERE j.id = batch.id AND j.state = 'running' AND j.attempt = batch.attempt
   AND j.attempted_at = timestamptz 'epoch' + batch.attempted_at * interval '1 microsecond'
   AND j.attempted_by[cardinality(j.attempted_by)] = batch.client_id

@@ -225,14 +225,11 @@ public final class SqliteDriver implements Driver {
                 setMicros(set, 3, u.scheduledAt());
                 setMicros(set, 4, u.finalizedAt());
                 set.setInt(5, u.attemptDelta());
-                if (u.error() == null) {
-                    set.setNull(6, Types.VARCHAR);
-                } else {
-                    set.setString(6, u.error());
-                }
+                set.setString(6, u.error()); // null binds SQL NULL
                 set.setInt(7, u.attempt());
                 set.setLong(8, Times.toMicros(u.attemptedAt()));
                 set.setString(9, u.clientId());
+                set.setString(10, u.output());
                 set.addBatch();
             }
             int[] counts = set.executeBatch();

@@ -50,6 +50,15 @@ class RunnelTestingTest {
     }
 
     @Test
+    void workInlineKeepsTheOutput() {
+        assertThat(RunnelTesting.<Mail>work(job -> job.recordOutput(java.util.Map.of("sent", 1)), new Mail("a", 0)))
+                .isEqualTo(new InlineResult.Completed(java.util.Optional.of("{\"sent\":1}")));
+        assertThat(RunnelTesting.<Mail>work(job -> job.recordOutput("x".repeat(dev.runnel.Job.MAX_OUTPUT_BYTES)),
+                new Mail("a", 0))).isInstanceOfSatisfying(InlineResult.Failed.class, f ->
+                assertThat(f.error()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("allowed"));
+    }
+
+    @Test
     void assertInsertedFindsWaitingJobsOrFails(@TempDir Path dir) {
         try (SqliteDriver driver = SqliteDriver.open(dir.resolve("t.db"))) {
             new Migrator(driver).up();

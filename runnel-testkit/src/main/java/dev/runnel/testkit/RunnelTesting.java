@@ -52,9 +52,10 @@ public final class RunnelTesting {
         Instant now = Instant.now();
         JobRow row = new JobRow(0, args.kind(), json, JobState.RUNNING, "default", 1, attempt, 25, Optional.of(now),
                 List.of("inline"), now, now, Optional.empty(), List.of(), "{}", List.of());
+        OutputKeeper context = new OutputKeeper();
         try {
-            worker.work(new Job<>(row, decoded, JobContext.NONE));
-            return new InlineResult.Completed();
+            worker.work(new Job<>(row, decoded, context));
+            return new InlineResult.Completed(Optional.ofNullable(context.output));
         } catch (JobSnooze s) {
             return new InlineResult.Snoozed(s.duration());
         } catch (JobCancel c) {
@@ -63,6 +64,26 @@ public final class RunnelTesting {
             return new InlineResult.Discarded(d.getMessage());
         } catch (Throwable t) {
             return new InlineResult.Failed(t);
+        }
+    }
+
+    /** A context for a job worked inline: never cancelled, no deadline, and it keeps the output. */
+    private static final class OutputKeeper implements JobContext {
+        private volatile String output;
+
+        @Override
+        public Optional<String> cancellation() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<Instant> deadline() {
+            return Optional.empty();
+        }
+
+        @Override
+        public void recordOutput(String json) {
+            output = json;
         }
     }
 
