@@ -2,6 +2,7 @@ package dev.runnel.internal;
 
 import dev.runnel.JobListener;
 import dev.runnel.JobState;
+import dev.runnel.PeriodicJob;
 import dev.runnel.RetryPolicy;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,6 +22,7 @@ public record ClientConfig(
         Map<String, QueueConfig> queues,
         Map<String, WorkUnit<?>> units,
         List<JobListener> listeners,
+        List<PeriodicJob> periodicJobs,
         RetryPolicy retryPolicy,
         Duration fetchPollInterval,
         Duration fetchCooldown,
@@ -45,6 +47,7 @@ public record ClientConfig(
         queues = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(queues));
         units = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(units));
         listeners = List.copyOf(listeners);
+        periodicJobs = List.copyOf(periodicJobs);
         retention = Map.copyOf(retention);
     }
 }
