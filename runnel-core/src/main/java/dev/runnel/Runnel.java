@@ -574,9 +574,10 @@ public final class Runnel implements AutoCloseable {
                         + " jobTimeout (" + jobTimeout + "): a job would be rescued while it may still run");
             }
             ClientConfig config = new ClientConfig(clientId, clock, queues, units, listeners,
-                    List.copyOf(periodicJobs.values()), retryPolicy, fetchPollInterval, fetchCooldown, jobTimeout, schedulerInterval, stopTimeout, completerBatchSize,
-                    completerFlushInterval, heartbeatInterval, heartbeatTimeout, leaderLease, rescueThreshold,
-                    cleanerInterval, retention, autoMigrate, stopOnShutdown);
+                    List.copyOf(periodicJobs.values()), retryPolicy, fetchPollInterval, fetchCooldown, jobTimeout,
+                    schedulerInterval, stopTimeout, completerBatchSize, completerFlushInterval, heartbeatInterval,
+                    heartbeatTimeout, leaderLease, rescueThreshold, cleanerInterval, retention, autoMigrate,
+                    stopOnShutdown);
             if (autoMigrate) {
                 new Migrator(driver).up();
             }

@@ -108,7 +108,13 @@ public final class Schedule {
         // Checked from a fixed time, not now, so that the same expression is valid or not on every
         // client and at every hour. Four years and a day cover every calendar (29 February).
         Instant from = Instant.parse("2000-01-01T00:00:00Z");
-        if (schedule.next(from).filter(t -> t.isBefore(from.plus(Duration.ofDays(4 * 366)))).isEmpty()) {
+        Optional<Instant> first;
+        try {
+            first = schedule.next(from);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("cron expression '" + expression + "' cannot be evaluated: " + e, e);
+        }
+        if (first.filter(t -> t.isBefore(from.plus(Duration.ofDays(4 * 366)))).isEmpty()) {
             throw new IllegalArgumentException("cron expression '" + expression + "' never fires");
         }
         return schedule;

@@ -65,8 +65,14 @@ public final class PeriodicEnqueuer extends MaintenanceTicker {
             if (schedule == null) {
                 continue;
             }
-            List<PeriodicPlan.Step> steps = PeriodicPlan.plan(schedule, row.catchUp(), row.firedThrough(), now,
-                    config.grace(), MAX_TICKS);
+            List<PeriodicPlan.Step> steps;
+            try {
+                steps = PeriodicPlan.plan(schedule, row.catchUp(), row.firedThrough(), now, config.grace(), MAX_TICKS);
+            } catch (RuntimeException e) {
+                // The cron library failing on one expression must not hold up the other jobs.
+                warnOnce(row, "its next tick could not be computed: " + e);
+                continue;
+            }
             try {
                 more |= run(row, steps, now) && steps.size() == MAX_TICKS;
             } catch (DataRejectedException e) {
@@ -91,7 +97,8 @@ public final class PeriodicEnqueuer extends MaintenanceTicker {
             if (step.enqueue()) {
                 enqueued = true;
                 if (step.tick().isBefore(now.minus(config.grace()))) {
-                    LOG.info("periodic job {}: enqueued its missed tick {} late (catch-up latest)", row.name(), step.tick());
+                    LOG.info("periodic job {}: enqueued its missed tick {} late (catch-up latest)", row.name(),
+                            step.tick());
                 }
             } else {
                 LOG.info("periodic job {}: dropped its ticks missed up to {} (catch-up skip)", row.name(), step.tick());

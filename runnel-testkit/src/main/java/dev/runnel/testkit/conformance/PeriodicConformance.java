@@ -22,6 +22,8 @@ import dev.runnel.driver.PeriodicEnqueueParams;
 import dev.runnel.testkit.Await;
 import dev.runnel.testkit.KillableDriver;
 import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -372,6 +374,24 @@ public abstract class PeriodicConformance extends DriverConformance {
         assertThat(back.args()).contains("v2");
         assertThat(back.paused()).isFalse();
         assertThat(back.declared()).isTrue();
+    }
+
+    @Test
+    void aStoredScheduleThatNoLongerParsesHoldsUpNoOtherJob() throws Exception {
+        Periodic ops = inserter().periodic();
+        ops.upsert(every10("broken"));
+        // As a hand edit, or a newer Runnel's syntax, might leave it; "broken" comes first by name.
+        try (Connection c = newConnection(dir); Statement st = c.createStatement()) {
+            st.executeUpdate("UPDATE runnel_periodic SET schedule = 'every now and then' WHERE name = 'broken'");
+        }
+        started(client().periodic(every10("fine")));
+        clock.set(at(10));
+        awaitTick("fine", at(10));
+        clock.set(at(20));
+        awaitTick("fine", at(20));
+        assertThat(jobsOf("broken")).isEmpty();
+        PeriodicRow broken = ops.get("broken").orElseThrow();
+        assertThatThrownBy(() -> broken.nextRun(clock.instant())).hasMessageContaining("'every now and then'");
     }
 
     @Test
