@@ -42,7 +42,8 @@ public final class Periodic {
     /**
      * Adds {@code job}, or replaces the definition of the job of that name (a removed one comes
      * back). A new job fires no tick from before it was added; a changed schedule counts its ticks
-     * from now on; other changes apply from the next tick. With {@link PeriodicJob#runOnStart} a
+     * from now on (a tick of the old one not yet enqueued is dropped); other changes apply from the
+     * next tick enqueued. With {@link PeriodicJob#runOnStart} a
      * job is enqueued at once when the stored definition changed. Returns whether it changed
      * (false: stored already, exactly so).
      */
@@ -62,8 +63,9 @@ public final class Periodic {
 
     /**
      * Pauses periodic job {@code name}: no tick is enqueued until it is resumed, and ticks that
-     * come due meanwhile are dropped, whatever its catch-up policy. Survives restarts. Throws
-     * {@link NotFoundException} when there is no such job.
+     * come due meanwhile are dropped, whatever its catch-up policy (so is a tick that came due
+     * just before and that the leader had not yet enqueued: it does so within the scheduler
+     * interval). Survives restarts. Throws {@link NotFoundException} when there is no such job.
      */
     public void pause(String name) {
         setPaused(name, true);
