@@ -7,6 +7,8 @@ module dev.runnel.core {
     requires com.fasterxml.jackson.databind;
     requires com.fasterxml.jackson.core;
     requires org.slf4j;
+    // Periodic jobs' cron expressions (an automatic module: cron-utils ships no module-info).
+    requires com.cronutils;
 
     exports dev.runnel;
     exports dev.runnel.driver;

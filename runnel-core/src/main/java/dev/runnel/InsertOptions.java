@@ -130,7 +130,8 @@ public final class InsertOptions {
         return List.copyOf(tags);
     }
 
-    private static String validateName(String option, String value) {
+    /** Checks a name (queue, kind, periodic job): 1 to 128 characters, no control characters, no outer whitespace. */
+    static String validateName(String option, String value) {
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException(option + " must not be blank");
         }

@@ -89,7 +89,8 @@ public final class Runnel implements AutoCloseable {
     /**
      * Checks the schema (or migrates it, with {@link Builder#autoMigrate}), registers this client
      * in the cluster, and starts its services: the heartbeat, leader election (and, while it leads,
-     * the scheduler, rescuer and cleaner) and fetching and working jobs on every queue. Throws
+     * the scheduler, rescuer, cleaner and periodic jobs) and fetching and working jobs on every
+     * queue; stores the periodic jobs declared on the builder. Throws
      * {@link RunnelException} when the database is unusable.
      */
     public synchronized void start() {
@@ -252,6 +253,11 @@ public final class Runnel implements AutoCloseable {
         return new Queues(driver, config.clock(), this::wake);
     }
 
+    /** The cluster's periodic jobs: listed, added, changed, removed, paused, resumed. */
+    public Periodic periodic() {
+        return new Periodic(driver, config.clock());
+    }
+
     /** The leader's lease, if any client holds or held it. */
     public Optional<LeaderRow> leader() {
         return driver.leaderGet();
@@ -313,6 +319,7 @@ public final class Runnel implements AutoCloseable {
         private final List<InsertMiddleware> insertMiddleware = new ArrayList<>();
         private final List<WorkMiddleware> workMiddleware = new ArrayList<>();
         private ErrorHandler errorHandler;
+        private final Map<String, PeriodicJob> periodicJobs = new LinkedHashMap<>();
         private final Map<JobState, Duration> retention = new EnumMap<>(Map.of(
                 JobState.COMPLETED, DEFAULT_COMPLETED_RETENTION,
                 JobState.CANCELLED, DEFAULT_COMPLETED_RETENTION,
@@ -395,6 +402,19 @@ public final class Runnel implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Declares a periodic job, stored in the cluster when this client starts (see
+         * {@link Periodic} for how it meets an operator's changes). Every client may declare the
+         * same jobs: each tick is enqueued once, by the leader.
+         */
+        public Builder periodic(PeriodicJob job) {
+            require("periodic job", job);
+            if (periodicJobs.putIfAbsent(job.name(), job) != null) {
+                throw new IllegalArgumentException("periodic job " + job.name() + " is declared twice");
+            }
+            return this;
+        }
+
         /** Receives an event for every outcome this client stores. */
         public Builder listener(JobListener listener) {
             listeners.add(require("listener", listener));
@@ -443,7 +463,10 @@ public final class Runnel implements AutoCloseable {
             return this;
         }
 
-        /** How often due scheduled and retryable jobs are made available (by the leader). */
+        /**
+         * How often the leader makes due scheduled and retryable jobs available, and enqueues
+         * periodic jobs' due ticks (so a tick is enqueued within this of its time).
+         */
         public Builder schedulerInterval(Duration interval) {
             this.schedulerInterval = positive("schedulerInterval", interval);
             return this;
@@ -600,10 +623,10 @@ public final class Runnel implements AutoCloseable {
                         + " jobTimeout (" + jobTimeout + "): a job would be rescued while it may still run");
             }
             ClientConfig config = new ClientConfig(clientId, clock, queues, units, listeners,
-                    new Hooks(insertMiddleware, workMiddleware, errorHandler), retryPolicy,
-                    fetchPollInterval, fetchCooldown, jobTimeout, schedulerInterval, stopTimeout, completerBatchSize,
-                    completerFlushInterval, heartbeatInterval, heartbeatTimeout, leaderLease, rescueThreshold,
-                    cleanerInterval, retention, autoMigrate, stopOnShutdown);
+                    new Hooks(insertMiddleware, workMiddleware, errorHandler), List.copyOf(periodicJobs.values()),
+                    retryPolicy, fetchPollInterval, fetchCooldown, jobTimeout, schedulerInterval, stopTimeout,
+                    completerBatchSize, completerFlushInterval, heartbeatInterval, heartbeatTimeout, leaderLease,
+                    rescueThreshold, cleanerInterval, retention, autoMigrate, stopOnShutdown);
             if (autoMigrate) {
                 new Migrator(driver).up();
             }

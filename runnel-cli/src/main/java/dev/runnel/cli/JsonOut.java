@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.runnel.JobCount;
 import dev.runnel.JobError;
 import dev.runnel.JobRow;
+import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
 import dev.runnel.driver.JobJson;
 import java.time.Instant;
@@ -80,6 +81,36 @@ final class JsonOut {
             counts.stream().filter(c -> c.queue().equals(q.name()))
                     .forEach(c -> byState.put(c.state().dbName(), c.count()));
             node.set("metadata", raw(q.metadata()));
+        }
+        return array;
+    }
+
+    /** Periodic jobs with their next run after {@code now}. */
+    static ArrayNode periodic(List<PeriodicRow> rows, Instant now) {
+        ArrayNode array = MAPPER.createArrayNode();
+        for (PeriodicRow p : rows) {
+            ObjectNode node = array.addObject();
+            node.put("name", p.name());
+            node.put("schedule", p.schedule());
+            node.put("zone", p.zone());
+            node.put("kind", p.kind());
+            node.set("args", raw(p.args()));
+            node.put("queue", p.queue());
+            node.put("priority", p.priority());
+            node.put("max_attempts", p.maxAttempts());
+            ArrayNode tags = node.putArray("tags");
+            p.tags().forEach(tags::add);
+            node.set("metadata", raw(p.metadata()));
+            node.put("catch_up", p.catchUp().dbName());
+            node.put("run_on_start", p.runOnStart());
+            node.put("declared", p.declared());
+            node.put("paused", p.paused());
+            time(node, "paused_at", p.pausedAt());
+            time(node, "last_tick", p.lastTick());
+            time(node, "next_run", PeriodicCommand.next(p, now));
+            node.put("fired_through", p.firedThrough().toString());
+            node.put("created_at", p.createdAt().toString());
+            node.put("updated_at", p.updatedAt().toString());
         }
         return array;
     }

@@ -6,6 +6,7 @@ import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
+import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
 import java.sql.Connection;
 import java.time.Instant;
@@ -203,6 +204,32 @@ public interface Driver extends AutoCloseable {
      * Returns false, changing nothing, when there is no such queue.
      */
     boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now);
+    // ---- periodic jobs ----
+
+    /**
+     * Stores a periodic job's definition unless it is stored already, and enqueues its run on start
+     * when it was stored (see {@link PeriodicUpsertParams}). Returns whether it was stored.
+     */
+    boolean periodicUpsert(PeriodicUpsertParams params);
+
+    /** Every periodic job not removed, by name. */
+    List<PeriodicRow> periodicList();
+
+    /** Pauses or resumes a periodic job (see {@link PeriodicPauseParams}); false when there is no such job. */
+    boolean periodicSetPaused(PeriodicPauseParams params);
+
+    /**
+     * Removes periodic job {@code name}: it enqueues nothing more and is no longer listed. Its row
+     * stays, marked removed, so that code declaring it unchanged does not bring it back (see
+     * {@link PeriodicUpsertParams}). False when there is no such job.
+     */
+    boolean periodicRemove(String name, Instant now);
+
+    /**
+     * Moves a periodic job on by one tick, enqueuing it (see {@link PeriodicEnqueueParams}), all or
+     * nothing; false, changing nothing, when the job is no longer as read or the lease is not held.
+     */
+    boolean periodicEnqueue(PeriodicEnqueueParams params);
 
     // ---- notifications ----
 

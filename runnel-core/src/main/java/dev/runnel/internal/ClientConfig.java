@@ -2,6 +2,7 @@ package dev.runnel.internal;
 
 import dev.runnel.JobListener;
 import dev.runnel.JobState;
+import dev.runnel.PeriodicJob;
 import dev.runnel.RetryPolicy;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,6 +25,7 @@ public record ClientConfig(
         Map<String, WorkUnit<?>> units,
         List<JobListener> listeners,
         Hooks hooks,
+        List<PeriodicJob> periodicJobs,
         RetryPolicy retryPolicy,
         Duration fetchPollInterval,
         Duration fetchCooldown,
@@ -56,6 +58,7 @@ public record ClientConfig(
         queues = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(queues));
         units = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(units));
         listeners = List.copyOf(listeners);
+        periodicJobs = List.copyOf(periodicJobs);
         retention = Map.copyOf(retention);
     }
 }

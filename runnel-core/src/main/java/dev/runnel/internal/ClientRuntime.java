@@ -1,5 +1,6 @@
 package dev.runnel.internal;
 
+import dev.runnel.PeriodicJob;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobJson;
 import java.time.Duration;
@@ -12,8 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A started client's moving parts, wired together: the heartbeat that keeps it registered, the
- * elector, the maintenance services that run while it leads (scheduler, rescuer, cleaner), the
- * completer, a producer per queue, and the deadline watcher. Started and stopped as one, in the
+ * elector, the maintenance services that run while it leads (scheduler, rescuer, cleaner,
+ * periodic enqueuer), the completer, a producer per queue, and the deadline watcher; at start, the
+ * periodic jobs its code declares are stored. Started and stopped as one, in the
  * order that leaves nothing behind: a stop ends fetching, lets running jobs finish or cancels
  * them, writes every outcome, then gives up the lease and records the stop.
  */
@@ -43,6 +45,8 @@ public final class ClientRuntime {
                 config.heartbeatInterval(), config.heartbeatTimeout(), config.rescueThreshold()), elector, health));
         maintenance.add(new Cleaner(driver, config.clock(), new Cleaner.Config(config.clientId(),
                 config.cleanerInterval(), config.retention()), elector));
+        maintenance.add(new PeriodicEnqueuer(driver, config.clock(), new PeriodicEnqueuer.Config(config.clientId(),
+                config.schedulerInterval(), periodicGrace(config.leaderLease())), elector, this::wake));
         this.completer = new Completer(driver, config.listeners(), new Completer.Config(config.completerBatchSize(),
                 config.completerFlushInterval(), config.stopTimeout(), config.clientId()), config.clock(),
                 config.retryPolicy());
@@ -66,6 +70,7 @@ public final class ClientRuntime {
         driver.queueRegister(List.copyOf(config.queues().keySet()), config.clock().instant());
         config.queues().forEach((queue, q) -> q.globalLimit().ifPresent(
                 limit -> driver.queueSetGlobalLimit(queue, q.globalLimit(), config.clock().instant())));
+        declarePeriodicJobs();
         heartbeat.start();
         elector.start();
         maintenance.forEach(Service::start);
@@ -144,6 +149,27 @@ public final class ClientRuntime {
             idle &= p.awaitIdle(deadlineNanos);
         }
         return idle;
+    }
+
+    /**
+     * Stores the periodic jobs this client's code declares. Each client of a deployment declares
+     * the same ones; only the first to store a new or changed definition changes anything.
+     */
+    private void declarePeriodicJobs() {
+        for (PeriodicJob job : config.periodicJobs()) {
+            if (driver.periodicUpsert(PeriodicDefinitions.upsert(job, true, config.clock().instant()))) {
+                LOG.info("periodic job {} stored: {}", job.name(), job);
+            }
+        }
+    }
+
+    /**
+     * How late a periodic tick may be enqueued before it counts as missed: a minute, or twice the
+     * leader lease if longer, so that a change of leader (within about 1.3 leases) misses no tick.
+     */
+    static Duration periodicGrace(Duration leaderLease) {
+        Duration twice = leaderLease.multipliedBy(2);
+        return twice.compareTo(PeriodicJob.GRACE) > 0 ? twice : PeriodicJob.GRACE;
     }
 
     /** What the clients table shows of this client: its host, process and queues. */

@@ -1,14 +1,13 @@
 package dev.runnel.postgres;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import com.zaxxer.hikari.HikariPoolMXBean;
 import dev.runnel.ClientRow;
 import dev.runnel.InsertResult;
 import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
+import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
@@ -16,6 +15,9 @@ import dev.runnel.driver.ClientRescuedParams;
 import dev.runnel.driver.JobDeleteFinalizedParams;
 import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.PeriodicEnqueueParams;
+import dev.runnel.driver.PeriodicPauseParams;
+import dev.runnel.driver.PeriodicUpsertParams;
 import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.Driver;
@@ -118,6 +120,7 @@ public final class PostgresDriver implements Driver {
     private final PostgresJobs jobs;
     private final PostgresCluster cluster;
     private final PostgresAdmin admin;
+    private final PostgresPeriodic periodic;
     private final PostgresMigrations migrations;
     private final PostgresListener.ConnectionSource listenerSource;
     private final DataSource dataSource;
@@ -133,6 +136,7 @@ public final class PostgresDriver implements Driver {
         this.jobs = new PostgresJobs(schema, connections);
         this.cluster = new PostgresCluster(schema, connections);
         this.admin = new PostgresAdmin(schema, connections);
+        this.periodic = new PostgresPeriodic(schema, connections);
         this.migrations = new PostgresMigrations(schema, connections);
         this.listenerSource = listenerSource;
         this.dataSource = dataSource;
@@ -376,6 +380,33 @@ public final class PostgresDriver implements Driver {
         return cluster.setGlobalLimit(queue, limit, now);
     }
 
+    // ---- periodic jobs ----
+
+    @Override
+    public boolean periodicUpsert(PeriodicUpsertParams params) {
+        return periodic.upsert(params);
+    }
+
+    @Override
+    public List<PeriodicRow> periodicList() {
+        return periodic.list();
+    }
+
+    @Override
+    public boolean periodicSetPaused(PeriodicPauseParams params) {
+        return periodic.setPaused(params);
+    }
+
+    @Override
+    public boolean periodicRemove(String name, Instant now) {
+        return periodic.remove(name, now);
+    }
+
+    @Override
+    public boolean periodicEnqueue(PeriodicEnqueueParams params) {
+        return periodic.enqueue(params);
+    }
+
     // ---- notifications ----
 
     /**
@@ -529,13 +560,10 @@ public final class PostgresDriver implements Driver {
             Properties props = connectionProperties("runnel", timeoutSeconds);
             // Named after the schema, so that an operator can tell listeners apart.
             Properties listenerProps = connectionProperties("runnel-listener " + chosen.name(), timeoutSeconds);
-            // Built without its configuration, the pool starts at the first getConnection(), not
-            // here: nothing connects, not even in the background, until the first operation.
-            HikariDataSource pool = new HikariDataSource();
+            HikariDataSource pool = PostgresPool.create(url, props, maxPoolSize, connectTimeout);
             try {
-                configurePool(pool, props);
                 return new PostgresDriver(chosen, url.description(), "at " + url.description(), pool, pool,
-                        () -> evictAll(pool), () -> DriverManager.getConnection(jdbcUrl, listenerProps),
+                        () -> PostgresPool.evictAll(pool), () -> DriverManager.getConnection(jdbcUrl, listenerProps),
                         () -> DriverManager.getConnection(jdbcUrl, props));
             } catch (RuntimeException e) {
                 pool.close();
@@ -557,39 +585,6 @@ public final class PostgresDriver implements Driver {
                 props.setProperty("tcpKeepAlive", String.valueOf(tcpKeepAlive));
             }
             return props;
-        }
-
-        /**
-         * Retires every connection of the pool: idle ones are closed now, busy ones when returned,
-         * and new ones are opened in their place. See {@link PostgresConnections} for when.
-         */
-        private static void evictAll(HikariDataSource pool) {
-            HikariPoolMXBean connections = pool.getHikariPoolMXBean();
-            if (connections != null) {
-                connections.softEvictConnections();
-            }
-        }
-
-        private void configurePool(HikariConfig config, Properties connectionProperties) {
-            config.setPoolName("runnel-postgres");
-            config.setJdbcUrl(url.jdbcUrl());
-            // User and password go through Hikari's own fields, which it masks when it logs its
-            // configuration, not through the driver properties.
-            Properties props = new Properties();
-            props.putAll(connectionProperties);
-            props.remove("user");
-            props.remove("password");
-            config.setDataSourceProperties(props);
-            config.setUsername(url.user());
-            if (url.password() != null) {
-                config.setPassword(url.password());
-            }
-            config.setMaximumPoolSize(maxPoolSize);
-            config.setConnectionTimeout(connectTimeout.toMillis());
-            // Start without connecting: a database that is down fails the first operation with a
-            // clear message, not the constructor.
-            config.setInitializationFailTimeout(-1);
-            config.setAutoCommit(true);
         }
     }
 }

@@ -63,7 +63,7 @@ final class PostgresRows {
         return value == null ? null : value.toInstant();
     }
 
-    private static List<String> strings(ResultSet rs, int column) throws SQLException {
+    static List<String> strings(ResultSet rs, int column) throws SQLException {
         Array array = rs.getArray(column);
         if (array == null) {
             return List.of();

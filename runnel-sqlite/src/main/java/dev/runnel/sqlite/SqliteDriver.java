@@ -7,6 +7,7 @@ import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.LeaderRow;
+import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
@@ -15,6 +16,9 @@ import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobDeleteFinalizedParams;
 import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.PeriodicEnqueueParams;
+import dev.runnel.driver.PeriodicPauseParams;
+import dev.runnel.driver.PeriodicUpsertParams;
 import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.ClaimOrder;
@@ -67,6 +71,8 @@ public final class SqliteDriver implements Driver {
     private final SqliteConnections connections;
     private final SqliteCluster cluster;
     private final SqliteAdmin admin;
+    private final SqliteCleaner cleaner;
+    private final SqlitePeriodic periodic;
     private final SqliteMigrations migrationTable;
     private final SqliteInserts inserts;
 
@@ -77,6 +83,8 @@ public final class SqliteDriver implements Driver {
         this.inserts = new SqliteInserts(sql, connections);
         this.cluster = new SqliteCluster(connections);
         this.admin = new SqliteAdmin(connections);
+        this.cleaner = new SqliteCleaner(connections, sql);
+        this.periodic = new SqlitePeriodic(connections);
         this.migrationTable = new SqliteMigrations(connections);
     }
 
@@ -309,65 +317,8 @@ public final class SqliteDriver implements Driver {
     }
 
     @Override
-    public int jobDeleteFinalized(JobDeleteFinalizedParams p) {
-        long cutoff = Times.toMicros(p.finalizedBefore());
-        return connections.write(s -> {
-            long bound = createdBefore(s, cutoff);
-            if (bound == 0) {
-                return 0;
-            }
-            PreparedStatement delete = s.prepare(sql.get("JobDeleteFinalized"));
-            delete.setString(1, p.state().dbName());
-            delete.setLong(2, cutoff);
-            delete.setInt(3, p.limit());
-            delete.setString(4, p.lease().leaderId());
-            delete.setLong(5, Times.toMicros(p.lease().now()));
-            delete.setLong(6, bound);
-            return delete.executeUpdate();
-        });
-    }
-
-    /**
-     * The id of the last job created before {@code micros}, or 0 when there is none, found by
-     * binary search over the rowids (ids ascend with creation; a job out of order only waits for a
-     * later round). About 25 point reads for a table of millions.
-     */
-    private long createdBefore(SqliteConnections.Session s, long micros) throws SQLException {
-        long lo;
-        long hi;
-        try (ResultSet rs = s.prepare(sql.get("JobIdRange")).executeQuery()) {
-            rs.next();
-            lo = rs.getLong(1);
-            hi = rs.getLong(2);
-            if (rs.wasNull()) {
-                return 0;
-            }
-        }
-        PreparedStatement probe = s.prepare(sql.get("JobCreatedAtFrom"));
-        long[] first = probe(probe, lo);
-        if (first == null || first[1] >= micros) {
-            return 0;
-        }
-        lo = first[0];
-        // Invariant: the job at lo was created before the cutoff; none after hi is looked at.
-        while (lo < hi) {
-            long mid = lo + (hi - lo + 1) / 2;
-            long[] at = probe(probe, mid);
-            if (at != null && at[1] < micros) {
-                lo = at[0]; // at least mid: ids may have gaps (deleted jobs)
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return lo;
-    }
-
-    /** The first job from {@code id} on, as {@code [id, created_at]}, or null when there is none. */
-    private static long[] probe(PreparedStatement probe, long id) throws SQLException {
-        probe.setLong(1, id);
-        try (ResultSet rs = probe.executeQuery()) {
-            return rs.next() ? new long[] {rs.getLong(1), rs.getLong(2)} : null;
-        }
+    public int jobDeleteFinalized(JobDeleteFinalizedParams params) {
+        return cleaner.deleteFinalized(params);
     }
 
     // ---- administration ----
@@ -464,6 +415,33 @@ public final class SqliteDriver implements Driver {
     @Override
     public boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now) {
         return cluster.setGlobalLimit(queue, limit, now);
+    }
+
+    // ---- periodic jobs ----
+
+    @Override
+    public boolean periodicUpsert(PeriodicUpsertParams params) {
+        return periodic.upsert(params);
+    }
+
+    @Override
+    public List<PeriodicRow> periodicList() {
+        return periodic.list();
+    }
+
+    @Override
+    public boolean periodicSetPaused(PeriodicPauseParams params) {
+        return periodic.setPaused(params);
+    }
+
+    @Override
+    public boolean periodicRemove(String name, Instant now) {
+        return periodic.remove(name, now);
+    }
+
+    @Override
+    public boolean periodicEnqueue(PeriodicEnqueueParams params) {
+        return periodic.enqueue(params);
     }
 
     // ---- reading ----

@@ -6,6 +6,7 @@ import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
+import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
@@ -21,6 +22,9 @@ import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.PeriodicEnqueueParams;
+import dev.runnel.driver.PeriodicPauseParams;
+import dev.runnel.driver.PeriodicUpsertParams;
 import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.Migration;
 import dev.runnel.driver.MigrationRecord;
@@ -231,6 +235,31 @@ public class ForwardingDriver implements Driver {
     @Override
     public boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now) {
         return delegate.queueSetGlobalLimit(queue, limit, now);
+    }
+
+    @Override
+    public boolean periodicUpsert(PeriodicUpsertParams params) {
+        return delegate.periodicUpsert(params);
+    }
+
+    @Override
+    public List<PeriodicRow> periodicList() {
+        return delegate.periodicList();
+    }
+
+    @Override
+    public boolean periodicSetPaused(PeriodicPauseParams params) {
+        return delegate.periodicSetPaused(params);
+    }
+
+    @Override
+    public boolean periodicRemove(String name, Instant now) {
+        return delegate.periodicRemove(name, now);
+    }
+
+    @Override
+    public boolean periodicEnqueue(PeriodicEnqueueParams params) {
+        return delegate.periodicEnqueue(params);
     }
 
     @Override

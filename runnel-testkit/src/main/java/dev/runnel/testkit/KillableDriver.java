@@ -6,6 +6,7 @@ import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
+import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
 import dev.runnel.RunnelConnectException;
 import dev.runnel.driver.ClientDeleteParams;
@@ -22,6 +23,9 @@ import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.PeriodicEnqueueParams;
+import dev.runnel.driver.PeriodicPauseParams;
+import dev.runnel.driver.PeriodicUpsertParams;
 import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.RescuedJob;
 import java.time.Instant;
@@ -221,6 +225,31 @@ public final class KillableDriver extends ForwardingDriver {
     @Override
     public boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now) {
         return alive(() -> super.queueSetGlobalLimit(queue, limit, now));
+    }
+
+    @Override
+    public boolean periodicUpsert(PeriodicUpsertParams params) {
+        return alive(() -> super.periodicUpsert(params));
+    }
+
+    @Override
+    public List<PeriodicRow> periodicList() {
+        return alive(super::periodicList);
+    }
+
+    @Override
+    public boolean periodicSetPaused(PeriodicPauseParams params) {
+        return alive(() -> super.periodicSetPaused(params));
+    }
+
+    @Override
+    public boolean periodicRemove(String name, Instant now) {
+        return alive(() -> super.periodicRemove(name, now));
+    }
+
+    @Override
+    public boolean periodicEnqueue(PeriodicEnqueueParams params) {
+        return alive(() -> super.periodicEnqueue(params));
     }
 
     /** Leaves the shared driver open: the test's other clients still use it. */
