@@ -13,7 +13,7 @@ import java.util.Optional;
  * follows it from its next round (within the scheduler interval, a second by default). Handed out
  * by {@link Runnel#periodic()}.
  *
- * <p>Jobs declared in code ({@link Runnel.Builder#periodic}) are stored when a client starts; an
+ * <p>Jobs declared in code ({@link RunnelBuilder#periodic}) are stored when a client starts; an
  * operator's changes to them stand across restarts: a pause holds until resumed, an edit until the
  * code's definition changes, and a removed job comes back only with a changed definition in code.
  * Dropping a declaration from the code does not remove the job (during a rolling deployment old

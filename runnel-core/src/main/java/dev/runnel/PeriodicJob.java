@@ -24,7 +24,7 @@ import java.util.Set;
  * PeriodicJob.every("heartbeat", Duration.ofSeconds(30), "ping", "{\"target\":\"db\"}");
  * }</pre>
  *
- * <p>Declared on {@link Runnel.Builder#periodic}, or added at runtime with {@link Periodic#upsert}.
+ * <p>Declared on {@link RunnelBuilder#periodic}, or added at runtime with {@link Periodic#upsert}.
  * Each enqueued job's metadata names the periodic job and its tick:
  * {@code {"periodic":"nightly-report","tick":"2030-01-02T01:30:00Z"}} ({@code "start"} instead of
  * {@code "tick"} for a {@linkplain #runOnStart run on start}).

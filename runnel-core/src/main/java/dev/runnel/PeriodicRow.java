@@ -17,7 +17,7 @@ import java.util.Optional;
  * @param schedule the schedule's {@link Schedule#text()}
  * @param zone the schedule's time zone id
  * @param hash a digest of the whole definition: a change of any part changes it
- * @param declared whether a client's code declares it ({@link Runnel.Builder#periodic}), rather
+ * @param declared whether a client's code declares it ({@link RunnelBuilder#periodic}), rather
  *     than only an operator at runtime; a declared job an operator removed comes back only once
  *     the code's definition of it changes
  * @param lastTick the last tick enqueued, if any

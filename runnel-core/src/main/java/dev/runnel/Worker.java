@@ -21,7 +21,7 @@ public interface Worker<T extends JobArgs> {
 
     /**
      * How long one attempt may run before it is cancelled and failed. Empty (the default) uses the
-     * client's job timeout ({@link Runnel.Builder#jobTimeout}); {@link Duration#ZERO} means none.
+     * client's job timeout ({@link RunnelBuilder#jobTimeout}); {@link Duration#ZERO} means none.
      */
     default Optional<Duration> timeout(Job<T> job) {
         return Optional.empty();

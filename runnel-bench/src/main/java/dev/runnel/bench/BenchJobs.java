@@ -6,6 +6,7 @@ import dev.runnel.InsertResult;
 import dev.runnel.JobArgs;
 import dev.runnel.JobEvent;
 import dev.runnel.Runnel;
+import dev.runnel.RunnelBuilder;
 import dev.runnel.driver.Driver;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,15 +66,15 @@ public final class BenchJobs {
      * when the job has run (its claim removed it), and then with no listener, so that outcomes skip
      * the completer as they would in production.
      */
-    public static Runnel.Builder client(Driver driver, String queue, int workers, Runnel.Delivery delivery, Tally tally) {
+    public static RunnelBuilder client(Driver driver, String queue, int workers, Runnel.Delivery delivery, Tally tally) {
         return client(driver, queue, workers, delivery, Duration.ZERO, tally);
     }
 
     /** As {@link #client(Driver, String, int, Runnel.Delivery, Tally)}, each job taking {@code jobTime} (a sleep). */
-    public static Runnel.Builder client(Driver driver, String queue, int workers, Runnel.Delivery delivery,
+    public static RunnelBuilder client(Driver driver, String queue, int workers, Runnel.Delivery delivery,
             Duration jobTime, Tally tally) {
         boolean atMostOnce = delivery == Runnel.Delivery.AT_MOST_ONCE;
-        Runnel.Builder builder = Runnel.builder()
+        RunnelBuilder builder = Runnel.builder()
                 .driver(driver)
                 .queue(queue, workers, delivery)
                 .worker(Args.class, job -> {

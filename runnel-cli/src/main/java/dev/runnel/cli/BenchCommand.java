@@ -1,6 +1,7 @@
 package dev.runnel.cli;
 
 import dev.runnel.Runnel;
+import dev.runnel.RunnelBuilder;
 import dev.runnel.bench.BareLoop;
 import dev.runnel.bench.BenchDatabase;
 import dev.runnel.bench.Bench;
@@ -59,7 +60,7 @@ final class BenchCommand implements Callable<Integer> {
         if (totalJobs != null) {
             Flags.atLeast("--num-total-jobs", totalJobs, 1);
         }
-        Flags.between("--max-workers", maxWorkers, 1, Runnel.Builder.MAX_WORKERS);
+        Flags.between("--max-workers", maxWorkers, 1, RunnelBuilder.MAX_WORKERS);
         if (bare && totalJobs == null) {
             throw new IllegalArgumentException("--bare needs --num-total-jobs");
         }

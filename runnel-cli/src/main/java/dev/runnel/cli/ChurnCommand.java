@@ -1,6 +1,7 @@
 package dev.runnel.cli;
 
 import dev.runnel.Runnel;
+import dev.runnel.RunnelBuilder;
 import dev.runnel.bench.BenchDatabase;
 import dev.runnel.bench.Churn;
 import dev.runnel.bench.ChurnResult;
@@ -64,7 +65,7 @@ final class ChurnCommand implements Callable<Integer> {
         if (cleanerInterval.compareTo(Duration.ofMillis(100)) < 0 || cleanerInterval.compareTo(Duration.ofHours(1)) > 0) {
             throw new IllegalArgumentException("--cleaner-interval must be between 100ms and 1h, was " + cleanerInterval);
         }
-        Flags.between("--max-workers", maxWorkers, 1, Runnel.Builder.MAX_WORKERS);
+        Flags.between("--max-workers", maxWorkers, 1, RunnelBuilder.MAX_WORKERS);
         String url = database.resolved();
         if (!url.startsWith("postgres://") && !url.startsWith("postgresql://")) {
             throw new IllegalArgumentException("churn measures a Postgres table: give --database-url postgres://...");

@@ -6,6 +6,7 @@ import dev.runnel.JobCount;
 import dev.runnel.JobSnooze;
 import dev.runnel.JobState;
 import dev.runnel.Runnel;
+import dev.runnel.RunnelBuilder;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -113,7 +114,7 @@ final class DemoCommand implements Callable<Integer> {
         Thread hook = new Thread(() -> {
             done.countDown();
             try {
-                closed.await(Runnel.Builder.DEFAULT_STOP_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
+                closed.await(RunnelBuilder.DEFAULT_STOP_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -130,7 +131,7 @@ final class DemoCommand implements Callable<Integer> {
             }
             done.countDown();
             feeder.join(1_000);
-            runnel.stop(Runnel.Builder.DEFAULT_STOP_TIMEOUT);
+            runnel.stop(RunnelBuilder.DEFAULT_STOP_TIMEOUT);
             out.println("demo: stopped; " + summary(runnel));
         } finally {
             runnel.close();

@@ -1,6 +1,7 @@
 package dev.runnel.postgres;
 
 import dev.runnel.Runnel;
+import dev.runnel.RunnelBuilder;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -54,7 +55,7 @@ public final class DrainWorkerMain {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         Duration work = Duration.ofMillis(args.length > 7 ? Long.parseLong(args[7]) : 0);
         DrainWorker worker = new DrainWorker(work);
-        Runnel.Builder builder = Runnel.builder()
+        RunnelBuilder builder = Runnel.builder()
                 .driver(PostgresDriver.builder().url(url).schema(schema).maxPoolSize(4).build())
                 .queue(queue, workers)
                 .worker(DrainJob.class, job -> {

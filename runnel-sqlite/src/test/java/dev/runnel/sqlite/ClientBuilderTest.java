@@ -8,6 +8,7 @@ import dev.runnel.JobArgs;
 import dev.runnel.JobEvent;
 import dev.runnel.JobState;
 import dev.runnel.Runnel;
+import dev.runnel.RunnelBuilder;
 import dev.runnel.RunnelException;
 import dev.runnel.testkit.Await;
 import dev.runnel.testkit.EventRecorder;
@@ -44,7 +45,7 @@ class ClientBuilderTest {
 
     @Test
     void clusterSettingsOutOfRangeAreRefusedByName() {
-        Runnel.Builder b = Runnel.builder();
+        RunnelBuilder b = Runnel.builder();
         assertThatThrownBy(() -> b.heartbeatInterval(Duration.ofMillis(10))).hasMessageContaining("heartbeatInterval");
         assertThatThrownBy(() -> b.heartbeatTimeout(Duration.ofDays(2))).hasMessageContaining("heartbeatTimeout");
         assertThatThrownBy(() -> b.leaderLease(Duration.ofMillis(500))).hasMessageContaining("leaderLease");
@@ -84,7 +85,7 @@ class ClientBuilderTest {
     void aBuiltClientKeepsItsSettingsWhateverTheBuilderDoesAfterwards() {
         EventRecorder events = new EventRecorder();
         AtomicInteger late = new AtomicInteger();
-        Runnel.Builder builder = Runnel.builder().driver(driver()).autoMigrate(true).queue("default", 2)
+        RunnelBuilder builder = Runnel.builder().driver(driver()).autoMigrate(true).queue("default", 2)
                 .listener(events).worker(Ping.class, job -> {});
         try (Runnel runnel = builder.build()) {
             builder.listener(event -> late.incrementAndGet()).queue("other", 5).clientId("changed");

@@ -5,6 +5,7 @@ import dev.runnel.JobArgs;
 import dev.runnel.Migrator;
 import dev.runnel.JobRow;
 import dev.runnel.Runnel;
+import dev.runnel.RunnelBuilder;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.testkit.MutableClock;
@@ -54,7 +55,7 @@ public abstract class DriverConformance {
     }
 
     /** A client builder on this test's driver and clock, with intervals short enough for tests. */
-    protected Runnel.Builder client() {
+    protected RunnelBuilder client() {
         return Runnel.builder()
                 .driver(driver)
                 .clock(clock)
@@ -69,7 +70,7 @@ public abstract class DriverConformance {
     }
 
     /** Builds and starts a client, stopped again after the test. */
-    protected Runnel started(Runnel.Builder builder) {
+    protected Runnel started(RunnelBuilder builder) {
         Runnel client = builder.build();
         clients.add(client);
         client.start();

@@ -9,6 +9,7 @@ import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.NotFoundException;
 import dev.runnel.Runnel;
+import dev.runnel.RunnelBuilder;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobRescueParams;
@@ -27,8 +28,8 @@ public abstract class LimitConformance extends DriverConformance {
     private final AtomicInteger highest = new AtomicInteger();
     private final AtomicInteger done = new AtomicInteger();
 
-    private Runnel.Builder limitedWorker(int maxWorkers, int limit) {
-        Runnel.Builder b = client().queue("default", maxWorkers).worker(TestArgs.class, job -> {
+    private RunnelBuilder limitedWorker(int maxWorkers, int limit) {
+        RunnelBuilder b = client().queue("default", maxWorkers).worker(TestArgs.class, job -> {
             highest.accumulateAndGet(running.incrementAndGet(), Math::max);
             try {
                 Thread.sleep(job.args().value());

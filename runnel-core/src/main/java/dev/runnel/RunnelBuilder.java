@@ -1,0 +1,396 @@
+package dev.runnel;
+
+import static dev.runnel.internal.Settings.atLeastOne;
+import static dev.runnel.internal.Settings.between;
+import static dev.runnel.internal.Settings.notNegative;
+import static dev.runnel.internal.Settings.positive;
+import static dev.runnel.internal.Settings.require;
+import dev.runnel.driver.Driver;
+import dev.runnel.internal.ClientConfig;
+import dev.runnel.internal.ClientRuntime;
+import dev.runnel.internal.Hooks;
+import dev.runnel.internal.Inserter;
+import dev.runnel.internal.Kinds;
+import dev.runnel.internal.Settings;
+import dev.runnel.internal.WorkUnit;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Configures a {@link Runnel} client. Each setter validates its value at once; {@link #build()}
+ * checks the whole and copies it into the client, so that changing the builder afterwards
+ * changes nothing.
+ */
+public final class RunnelBuilder {
+    /** Default {@link #fetchPollInterval}: 1 s. */
+    public static final Duration DEFAULT_FETCH_POLL_INTERVAL = Duration.ofSeconds(1);
+    /** Default {@link #fetchCooldown}: 100 ms. */
+    public static final Duration DEFAULT_FETCH_COOLDOWN = Duration.ofMillis(100);
+    /** Default {@link #jobTimeout}: 1 minute. */
+    public static final Duration DEFAULT_JOB_TIMEOUT = Duration.ofMinutes(1);
+    /** Default {@link #schedulerInterval}: 1 s. */
+    public static final Duration DEFAULT_SCHEDULER_INTERVAL = Duration.ofSeconds(1);
+    /** Default {@link #stopTimeout}: 10 s. */
+    public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * Default {@link #completerBatchSize}: 1,000 outcomes per statement. Bigger batches gain
+     * little once the per-statement cost is amortised, and hold the SQLite writer longer.
+     */
+    public static final int DEFAULT_COMPLETER_BATCH_SIZE = 1_000;
+    /**
+     * Default {@link #completerFlushInterval}: 5 ms, the longest an outcome waits for company;
+     * short enough that a lone job's completion is not noticeably delayed.
+     */
+    public static final Duration DEFAULT_COMPLETER_FLUSH_INTERVAL = Duration.ofMillis(5);
+    /** The most concurrent jobs a queue may have: {@value}. */
+    public static final int MAX_WORKERS = 100_000;
+    /**
+     * Default {@link #heartbeatInterval}: 2 s. One tiny upsert per client every 2 s costs
+     * nothing next to the jobs, and keeps the rescue of a dead client's jobs within seconds.
+     */
+    public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(2);
+    /**
+     * Default {@link #heartbeatTimeout}: 10 s, five missed heartbeats: a client silent that long
+     * counts as dead and its jobs are rescued. Long enough for a full GC or a slow failover.
+     */
+    public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
+    /** Default {@link #leaderLease}: 10 s; a new leader takes over within about 13 s of the old one's death. */
+    public static final Duration DEFAULT_LEADER_LEASE = Duration.ofSeconds(10);
+    /** Default {@link #rescueThreshold}: 1 hour. */
+    public static final Duration DEFAULT_RESCUE_THRESHOLD = Duration.ofHours(1);
+    /** Default {@link #cleanerInterval}: 30 s. */
+    public static final Duration DEFAULT_CLEANER_INTERVAL = Duration.ofSeconds(30);
+    /** Default {@link #retention} of completed and of cancelled jobs: 24 hours. */
+    public static final Duration DEFAULT_COMPLETED_RETENTION = Duration.ofHours(24);
+    /** Default {@link #retention} of discarded jobs: 7 days, time enough to look into what failed. */
+    public static final Duration DEFAULT_DISCARDED_RETENTION = Duration.ofDays(7);
+
+    private Driver driver;
+    private final Map<String, ClientConfig.QueueConfig> queues = new LinkedHashMap<>();
+    private final Map<String, WorkUnit<?>> units = new LinkedHashMap<>();
+    private final List<JobListener> listeners = new ArrayList<>();
+    private final List<InsertMiddleware> insertMiddleware = new ArrayList<>();
+    private final List<WorkMiddleware> workMiddleware = new ArrayList<>();
+    private ErrorHandler errorHandler;
+    private final Map<String, PeriodicJob> periodicJobs = new LinkedHashMap<>();
+    private final Map<JobState, Duration> retention = new EnumMap<>(Map.of(
+            JobState.COMPLETED, DEFAULT_COMPLETED_RETENTION,
+            JobState.CANCELLED, DEFAULT_COMPLETED_RETENTION,
+            JobState.DISCARDED, DEFAULT_DISCARDED_RETENTION));
+    private Clock clock = Clock.systemUTC();
+    private Duration fetchPollInterval = DEFAULT_FETCH_POLL_INTERVAL;
+    private Duration fetchCooldown = DEFAULT_FETCH_COOLDOWN;
+    private Duration jobTimeout = DEFAULT_JOB_TIMEOUT;
+    private Duration schedulerInterval = DEFAULT_SCHEDULER_INTERVAL;
+    private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
+    private int completerBatchSize = DEFAULT_COMPLETER_BATCH_SIZE;
+    private Duration completerFlushInterval = DEFAULT_COMPLETER_FLUSH_INTERVAL;
+    private Duration heartbeatInterval = DEFAULT_HEARTBEAT_INTERVAL;
+    private Duration heartbeatTimeout = DEFAULT_HEARTBEAT_TIMEOUT;
+    private Duration leaderLease = DEFAULT_LEADER_LEASE;
+    private Duration rescueThreshold = DEFAULT_RESCUE_THRESHOLD;
+    private Duration cleanerInterval = DEFAULT_CLEANER_INTERVAL;
+    private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
+    private String clientId = Settings.defaultClientId();
+    private boolean autoMigrate;
+    private boolean stopOnShutdown;
+
+    RunnelBuilder() {}
+
+    /** The driver jobs are stored with (required). The client closes it on {@link Runnel#close()}. */
+    public RunnelBuilder driver(Driver driver) {
+        this.driver = require("driver", driver);
+        return this;
+    }
+
+    /** Works queue {@code name} with at most {@code maxWorkers} jobs at once, at least once. */
+    public RunnelBuilder queue(String name, int maxWorkers) {
+        return queue(name, maxWorkers, Runnel.Delivery.AT_LEAST_ONCE);
+    }
+
+    /** Works queue {@code name} with at most {@code maxWorkers} jobs at once, with the given delivery. */
+    public RunnelBuilder queue(String name, int maxWorkers, Runnel.Delivery delivery) {
+        InsertOptions.validateQueue(name);
+        if (maxWorkers < 1 || maxWorkers > MAX_WORKERS) {
+            throw new IllegalArgumentException("maxWorkers of queue " + name + " must be between 1 and "
+                    + MAX_WORKERS + ", was " + maxWorkers);
+        }
+        require("delivery", delivery);
+        if (queues.putIfAbsent(name, new ClientConfig.QueueConfig(maxWorkers, delivery == Runnel.Delivery.AT_MOST_ONCE,
+                OptionalInt.empty())) != null) {
+            throw new IllegalArgumentException("queue " + name + " is configured twice");
+        }
+        return this;
+    }
+
+    /**
+     * At most {@code limit} jobs of queue {@code name}, configured on this builder and at least
+     * once, running at once across all clients together; its {@code maxWorkers} still bounds
+     * this client's share. Enforced in the claim, exactly. Stored with the queue when the client
+     * starts (replacing what was there); {@link Queues#setGlobalLimit} changes it at runtime.
+     */
+    public RunnelBuilder globalLimit(String name, int limit) {
+        ClientConfig.QueueConfig queue = queues.get(InsertOptions.validateQueue(name));
+        if (queue == null || queue.atMostOnce()) {
+            throw new IllegalArgumentException("globalLimit needs queue " + name + " configured first, at least once"
+                    + " (an at-most-once claim deletes its jobs, leaving none to count)");
+        }
+        queues.put(name, queue.withGlobalLimit(atLeastOne("globalLimit of queue " + name, limit)));
+        return this;
+    }
+
+    /** Registers a worker for an args type, whose kind is read from a sample instance. */
+    public <T extends JobArgs> RunnelBuilder worker(Class<T> type, Worker<T> worker) {
+        return worker(Kinds.kindOf(require("type", type)), type, worker);
+    }
+
+    /** Registers a worker for jobs of {@code kind}, decoded as {@code type}. */
+    public <T extends JobArgs> RunnelBuilder worker(String kind, Class<T> type, Worker<T> worker) {
+        InsertOptions.validateKind(kind);
+        require("type", type);
+        require("worker", worker);
+        if (units.putIfAbsent(kind, new WorkUnit<>(kind, type, worker)) != null) {
+            throw new IllegalArgumentException("a worker for kind " + kind + " is registered twice");
+        }
+        return this;
+    }
+
+    /**
+     * Declares a periodic job, stored in the cluster when this client starts (see
+     * {@link Periodic} for how it meets an operator's changes). Every client may declare the
+     * same jobs: each tick is enqueued once, by the leader.
+     */
+    public RunnelBuilder periodic(PeriodicJob job) {
+        require("periodic job", job);
+        if (periodicJobs.putIfAbsent(job.name(), job) != null) {
+            throw new IllegalArgumentException("periodic job " + job.name() + " is declared twice");
+        }
+        return this;
+    }
+
+    /** Receives an event for every outcome this client stores. */
+    public RunnelBuilder listener(JobListener listener) {
+        listeners.add(require("listener", listener));
+        return this;
+    }
+
+    /** Runs around every insert call; several run in the order added, the first outermost. */
+    public RunnelBuilder insertMiddleware(InsertMiddleware middleware) {
+        insertMiddleware.add(require("insertMiddleware", middleware));
+        return this;
+    }
+
+    /** Runs around every call of a worker; several run in the order added, the first outermost. */
+    public RunnelBuilder workMiddleware(WorkMiddleware middleware) {
+        workMiddleware.add(require("workMiddleware", middleware));
+        return this;
+    }
+
+    /** Sees every failed attempt and decides what becomes of its job; replaces any set before. */
+    public RunnelBuilder errorHandler(ErrorHandler handler) {
+        this.errorHandler = require("errorHandler", handler);
+        return this;
+    }
+
+    /** The clock jobs are timestamped and scheduled by; tests inject one. Default: system UTC. */
+    public RunnelBuilder clock(Clock clock) {
+        this.clock = require("clock", clock);
+        return this;
+    }
+
+    /** How often each producer looks for jobs when nothing wakes it (jittered up to 10%). */
+    public RunnelBuilder fetchPollInterval(Duration interval) {
+        this.fetchPollInterval = positive("fetchPollInterval", interval);
+        return this;
+    }
+
+    /** The least time between two fetches triggered by inserts (jittered up to 10%). */
+    public RunnelBuilder fetchCooldown(Duration cooldown) {
+        this.fetchCooldown = notNegative("fetchCooldown", cooldown);
+        return this;
+    }
+
+    /** How long an attempt may run unless its worker says otherwise; {@link Duration#ZERO} for none. */
+    public RunnelBuilder jobTimeout(Duration timeout) {
+        this.jobTimeout = notNegative("jobTimeout", timeout);
+        return this;
+    }
+
+    /**
+     * How often the leader makes due scheduled and retryable jobs available, and enqueues
+     * periodic jobs' due ticks (so a tick is enqueued within this of its time).
+     */
+    public RunnelBuilder schedulerInterval(Duration interval) {
+        this.schedulerInterval = positive("schedulerInterval", interval);
+        return this;
+    }
+
+    /** How long {@link #close()} waits for running jobs, and stop waits for cancelled ones. */
+    public RunnelBuilder stopTimeout(Duration timeout) {
+        this.stopTimeout = notNegative("stopTimeout", timeout);
+        return this;
+    }
+
+    /** The retry delays of failed jobs whose worker does not choose its own. */
+    public RunnelBuilder retryPolicy(RetryPolicy policy) {
+        this.retryPolicy = require("retryPolicy", policy);
+        return this;
+    }
+
+    /** The most outcomes written per statement. */
+    public RunnelBuilder completerBatchSize(int size) {
+        if (size < 1 || size > 100_000) {
+            throw new IllegalArgumentException("completerBatchSize must be between 1 and 100000, was " + size);
+        }
+        this.completerBatchSize = size;
+        return this;
+    }
+
+    /** The longest an outcome waits for its batch to fill before it is written. */
+    public RunnelBuilder completerFlushInterval(Duration interval) {
+        this.completerFlushInterval = notNegative("completerFlushInterval", interval);
+        return this;
+    }
+
+    /** How often this client tells the cluster it is alive: 100 ms to 1 minute, default 2 s. */
+    public RunnelBuilder heartbeatInterval(Duration interval) {
+        this.heartbeatInterval = between("heartbeatInterval", interval, Duration.ofMillis(100), Duration.ofMinutes(1));
+        return this;
+    }
+
+    /**
+     * How long a client may go without a heartbeat before it counts as dead and its running
+     * jobs are rescued: at least twice the heartbeat interval (checked at {@link #build()}), at
+     * most 1 hour, default 10 s.
+     */
+    public RunnelBuilder heartbeatTimeout(Duration timeout) {
+        this.heartbeatTimeout = between("heartbeatTimeout", timeout, Duration.ofMillis(200), Duration.ofHours(1));
+        return this;
+    }
+
+    /**
+     * How long a leader's lease lasts unless renewed (it is renewed every third of it): 1 s to
+     * 10 minutes, default 10 s. After a leader dies another takes over within about 1.3 times it.
+     */
+    public RunnelBuilder leaderLease(Duration lease) {
+        this.leaderLease = between("leaderLease", lease, Duration.ofSeconds(1), Duration.ofMinutes(10));
+        return this;
+    }
+
+    /**
+     * The backstop for jobs of clients that are not registered at all (an older Runnel, a client
+     * removed long ago): such a job is rescued once its attempt is this old. Never less than the
+     * job timeout (checked at {@link #build()}); 1 s to 30 days, default 1 hour. Jobs of
+     * registered clients are rescued by their heartbeat instead, and never while it beats.
+     */
+    public RunnelBuilder rescueThreshold(Duration threshold) {
+        this.rescueThreshold = between("rescueThreshold", threshold, Duration.ofSeconds(1), Duration.ofDays(30));
+        return this;
+    }
+
+    /** How often the leader deletes jobs past their retention: 100 ms to 1 hour, default 30 s. */
+    public RunnelBuilder cleanerInterval(Duration interval) {
+        this.cleanerInterval = between("cleanerInterval", interval, Duration.ofMillis(100), Duration.ofHours(1));
+        return this;
+    }
+
+    /**
+     * How long jobs that ended in {@code state} (completed, cancelled or discarded) are kept
+     * before the cleaner deletes them; {@link Duration#ZERO} deletes them at the cleaner's next
+     * round. Defaults: completed and cancelled 24 hours, discarded 7 days.
+     */
+    public RunnelBuilder retention(JobState state, Duration keep) {
+        require("state", state);
+        if (!state.isFinal()) {
+            throw new IllegalArgumentException("retention applies to completed, cancelled and discarded jobs, not "
+                    + state.dbName());
+        }
+        retention.put(state, between("retention of " + state.dbName() + " jobs", keep, Duration.ZERO,
+                Duration.ofDays(36_500)));
+        return this;
+    }
+
+    /** Keeps jobs that ended in {@code state} forever: the cleaner leaves them alone. */
+    public RunnelBuilder retainForever(JobState state) {
+        require("state", state);
+        if (!state.isFinal()) {
+            throw new IllegalArgumentException("retention applies to completed, cancelled and discarded jobs, not "
+                    + state.dbName());
+        }
+        retention.remove(state);
+        return this;
+    }
+
+    /** This client's id in {@code attempted_by}; default host name, process id and a random suffix. */
+    public RunnelBuilder clientId(String id) {
+        if (id == null || id.isBlank() || id.length() > 255 || id.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("clientId must be 1 to 255 characters without control characters");
+        }
+        this.clientId = id;
+        return this;
+    }
+
+    /**
+     * Whether the schema is migrated to this Runnel's version by {@link #build()} (so that
+     * inserts work before {@link Runnel#start()}) and checked again at start. Default false:
+     * run {@code runnel migrate up}, or {@link Migrator#up()}, as part of a deployment.
+     */
+    public RunnelBuilder autoMigrate(boolean autoMigrate) {
+        this.autoMigrate = autoMigrate;
+        return this;
+    }
+
+    /**
+     * Whether a JVM shutdown (Ctrl-C, SIGTERM) stops the client gracefully, within the stop
+     * timeout, so that running jobs finish or go back to be run again rather than wait for the
+     * rescuer. Default false: an application usually stops its own components; the CLI and the
+     * Spring Boot starter turn it on.
+     */
+    public RunnelBuilder stopOnShutdown(boolean stopOnShutdown) {
+        this.stopOnShutdown = stopOnShutdown;
+        return this;
+    }
+
+    /**
+     * Checks the whole configuration and builds the client, copying every setting. With
+     * {@link #autoMigrate}, migrates the schema now.
+     */
+    public Runnel build() {
+        if (driver == null) {
+            throw new IllegalArgumentException("driver is required");
+        }
+        if (!queues.isEmpty() && units.isEmpty()) {
+            throw new IllegalArgumentException("queues are configured but no worker is registered");
+        }
+        if (queues.isEmpty() && !units.isEmpty()) {
+            throw new IllegalArgumentException("workers are registered but no queue is configured, so no job would"
+                    + " ever be worked: add queue(\"" + InsertOptions.DEFAULT_QUEUE + "\", n) for the default"
+                    + " queue (or build without workers for a client that only inserts)");
+        }
+        if (heartbeatTimeout.compareTo(heartbeatInterval.multipliedBy(2)) < 0) {
+            throw new IllegalArgumentException("heartbeatTimeout (" + heartbeatTimeout + ") must be at least twice"
+                    + " heartbeatInterval (" + heartbeatInterval + ")");
+        }
+        if (!jobTimeout.isZero() && rescueThreshold.compareTo(jobTimeout) < 0) {
+            throw new IllegalArgumentException("rescueThreshold (" + rescueThreshold + ") must not be less than"
+                    + " jobTimeout (" + jobTimeout + "): a job would be rescued while it may still run");
+        }
+        ClientConfig config = new ClientConfig(clientId, clock, queues, units, listeners,
+                new Hooks(insertMiddleware, workMiddleware, errorHandler), List.copyOf(periodicJobs.values()),
+                retryPolicy, fetchPollInterval, fetchCooldown, jobTimeout, schedulerInterval, stopTimeout,
+                completerBatchSize, completerFlushInterval, heartbeatInterval, heartbeatTimeout, leaderLease,
+                rescueThreshold, cleanerInterval, retention, autoMigrate, stopOnShutdown);
+        if (autoMigrate) {
+            new Migrator(driver).up();
+        }
+        return new Runnel(config, driver);
+    }
+}
