@@ -51,13 +51,15 @@ public final class Drain {
      * @param warmup jobs each worker JVM works on a queue of its own before the timed drain
      * @param jobTime how long each job takes (a sleep); zero for no-op jobs
      * @param killWorkerAfter when to SIGKILL one worker JVM, after "go"; zero for never
+     * @param globalLimit the queue's global limit, 0 for none; with one, the workers record when
+     *     each job ran, and the drain reports the most that ran at once
      */
     public record Options(String url, long jobs, int processes, int threads, Duration cooldown, int warmup,
-            Runnel.Delivery delivery, Duration timeout, Duration jobTime, Duration killWorkerAfter) {
+            Runnel.Delivery delivery, Duration timeout, Duration jobTime, Duration killWorkerAfter, int globalLimit) {
         /** A drain of no-op jobs in which no worker is killed. */
         public Options(String url, long jobs, int processes, int threads, Duration cooldown, int warmup,
                 Runnel.Delivery delivery, Duration timeout) {
-            this(url, jobs, processes, threads, cooldown, warmup, delivery, timeout, Duration.ZERO, Duration.ZERO);
+            this(url, jobs, processes, threads, cooldown, warmup, delivery, timeout, Duration.ZERO, Duration.ZERO, 0);
         }
 
         boolean kills() {
@@ -168,7 +170,9 @@ public final class Drain {
                     statementsNote.orElse(null), workerCpu / options.jobs(),
                     server.processName().isPresent() ? serverCpu / options.jobs() : null,
                     audit.duplicates + workedDuplicates, audit.missing, audit.attemptNotOne, audit.notCompleted,
-                    killed == null ? null : killed.clientId, audit.repeatsOfKilled);
+                    killed == null ? null : killed.clientId, audit.repeatsOfKilled,
+                    options.globalLimit() > 0 ? options.globalLimit() : null,
+                    options.globalLimit() > 0 ? RunSpans.mostAtOnce(survivors.stream().map(c -> c.idsFile).toList()) : null);
         } finally {
             for (Child c : children) {
                 c.process.destroyForcibly();
@@ -270,7 +274,8 @@ public final class Drain {
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), DrainWorker.class.getName(),
                 queue, Integer.toString(options.threads()),
                 Long.toString(options.cooldown().toMillis()), idsFile.toString(), Integer.toString(options.warmup()),
-                options.delivery().name(), Long.toString(options.jobTime().toMillis())));
+                options.delivery().name(), Long.toString(options.jobTime().toMillis()),
+                Integer.toString(options.globalLimit())));
         return command;
     }
 

@@ -30,7 +30,9 @@ public record DrainResult(
         long attemptNotOne,
         long notCompleted,
         String killedWorker,
-        long repeatsOfKilled) {
+        long repeatsOfKilled,
+        Integer globalLimit,
+        Integer maxRunning) {
 
     /**
      * Whether every job was stored completed, and worked exactly once at attempt 1, but for the
@@ -60,6 +62,10 @@ public record DrainResult(
             out.printf(Locale.ROOT, "%-26s %s; %d of its jobs ran again elsewhere%n", "SIGKILLed worker", killedWorker,
                     repeatsOfKilled);
         }
+        if (globalLimit != null) {
+            out.printf(Locale.ROOT, "%-26s at most %d running across the workers (limit %d)%n", "global limit", maxRunning,
+                    globalLimit);
+        }
         out.printf(Locale.ROOT, "%-26s duplicates %d, missing %d, attempt != 1: %d, not completed: %d%n", "audit",
                 duplicates, missing, attemptNotOne, notCompleted);
     }
@@ -69,12 +75,14 @@ public record DrainResult(
                         + "\"cooldown_ms\":%.3f,\"seconds\":%.3f,\"jobs_per_sec\":%.1f,\"statements_per_job\":%s,"
                         + "\"worker_cpu_ms_per_job\":%.5f,\"server_cpu_ms_per_job\":%s,\"cpu_ms_per_job\":%.5f,"
                         + "\"duplicates\":%d,\"missing\":%d,\"attempt_not_one\":%d,\"not_completed\":%d,"
-                        + "\"killed_worker\":%s,\"repeats_of_killed\":%d,\"exact\":%b%s}",
+                        + "\"killed_worker\":%s,\"repeats_of_killed\":%d,\"global_limit\":%s,\"max_running\":%s,"
+                        + "\"exact\":%b%s}",
                 driver, mode, jobs, processes, threads, cooldownMs, seconds, jobsPerSec,
                 statementsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", statementsPerJob),
                 workerCpuMsPerJob, serverCpuMsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", serverCpuMsPerJob),
                 cpuMsPerJob(), duplicates, missing, attemptNotOne, notCompleted,
-                killedWorker == null ? "null" : "\"" + killedWorker.replace("\"", "'") + "\"", repeatsOfKilled, exact(),
+                killedWorker == null ? "null" : "\"" + killedWorker.replace("\"", "'") + "\"", repeatsOfKilled,
+                globalLimit, maxRunning, exact(),
                 statementsNote == null ? "" : ",\"statements_note\":\"" + statementsNote.replace("\"", "'") + "\"");
     }
 }

@@ -2,6 +2,7 @@ package dev.runnel.bench;
 
 import dev.runnel.Drivers;
 import dev.runnel.Runnel;
+import dev.runnel.RunnelBuilder;
 import java.io.BufferedReader;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -24,7 +25,8 @@ import java.util.concurrent.atomic.LongAdder;
  * measures the cost per job of a worker in steady state, as a long-lived process runs.
  *
  * <p>Arguments: queue, concurrent jobs, fetch cooldown in ms, ids file, warm-up jobs, delivery
- * ({@code AT_LEAST_ONCE} or {@code AT_MOST_ONCE}), and how long each job takes in ms. The database
+ * ({@code AT_LEAST_ONCE} or {@code AT_MOST_ONCE}), how long each job takes in ms, and the queue's
+ * global limit (0 for none; with one, it records when each job ran, see {@link RunSpans}). The database
  * URL comes in {@value #URL_VARIABLE}, kept off the command line: it may hold a password.
  */
 public final class DrainWorker {
@@ -45,15 +47,20 @@ public final class DrainWorker {
         int warmup = Integer.parseInt(args[4]);
         Runnel.Delivery delivery = Runnel.Delivery.valueOf(args[5]);
         Duration jobTime = Duration.ofMillis(Long.parseLong(args[6]));
+        int globalLimit = Integer.parseInt(args[7]);
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         if (warmup > 0) {
             warmUp(url, queue + "_warmup_" + ProcessHandle.current().pid(), threads, cooldownMs, warmup, delivery);
         }
 
         BenchJobs.Tally tally = new BenchJobs.Tally();
-        Runnel runnel = BenchJobs.client(Drivers.open(url), queue, threads, delivery, jobTime, tally)
-                .fetchCooldown(Duration.ofMillis(cooldownMs))
-                .build();
+        RunSpans spans = new RunSpans();
+        RunnelBuilder builder = BenchJobs.client(Drivers.open(url), queue, threads, delivery, jobTime, tally)
+                .fetchCooldown(Duration.ofMillis(cooldownMs));
+        if (globalLimit > 0) {
+            builder.globalLimit(queue, globalLimit).workMiddleware(spans);
+        }
+        Runnel runnel = builder.build();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         out.println("ready " + runnel.id());
         if (!"go".equals(in.readLine())) {
@@ -83,6 +90,9 @@ public final class DrainWorker {
         runnel.close();
         reporter.interrupt();
         writeIds(tally.worked, idsFile);
+        if (globalLimit > 0) {
+            spans.write(RunSpans.file(idsFile));
+        }
         out.println("done " + tally.duplicates.get());
     }
 

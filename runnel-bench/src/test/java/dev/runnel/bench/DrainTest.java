@@ -27,7 +27,7 @@ class DrainTest {
             // 2,000 jobs of 10 ms on 2 x 10 slots: a drain of about a second, killed half-way.
             result = new Drain(db.driver(), db.stats(), new Drain.Options(db.url(), 2_000, 2, 10, Duration.ofMillis(100),
                     0, Runnel.Delivery.AT_LEAST_ONCE, Duration.ofMinutes(3), Duration.ofMillis(10),
-                    Duration.ofMillis(500)), new PrintWriter(log, true)).run();
+                    Duration.ofMillis(500), 0), new PrintWriter(log, true)).run();
         }
         assertThat(log.toString()).contains("SIGKILLed worker");
         assertThat(result.killedWorker()).isNotNull();
@@ -37,6 +37,21 @@ class DrainTest {
         // not yet written): those jobs ran again elsewhere, and nothing else did.
         assertThat(result.repeatsOfKilled()).isPositive();
         assertThat(result.duplicates()).isEqualTo(result.repeatsOfKilled());
+        assertThat(result.exact()).isTrue();
+    }
+
+    @Test
+    void underAGlobalLimitNoMoreThanItRunAtOnceAcrossThreeWorkerJvms() throws Exception {
+        DrainResult result;
+        try (BenchDatabase db = BenchDatabase.open(URL)) {
+            // 600 jobs of 2 ms on 3 x 10 slots, at most 4 running at once: the limit, not the
+            // slots, sets the pace.
+            result = new Drain(db.driver(), db.stats(), new Drain.Options(db.url(), 600, 3, 10, Duration.ofMillis(100),
+                    0, Runnel.Delivery.AT_LEAST_ONCE, Duration.ofMinutes(3), Duration.ofMillis(2), Duration.ZERO, 4),
+                    new PrintWriter(new StringWriter(), true)).run();
+        }
+        assertThat(result.maxRunning()).isBetween(1, 4);
+        assertThat(result.toJson()).contains("\"global_limit\":4", "\"max_running\":" + result.maxRunning());
         assertThat(result.exact()).isTrue();
     }
 

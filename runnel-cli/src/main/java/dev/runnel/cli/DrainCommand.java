@@ -59,6 +59,11 @@ final class DrainCommand implements Callable<Integer> {
                     + " that the drain lasts about twice the kill time, so that the kill lands mid-drain.")
     Duration jobTime;
 
+    @Option(names = "--global-limit", paramLabel = "N", defaultValue = "0",
+            description = "Give the queue a global limit of N running jobs across all worker JVMs, and report the most"
+                    + " that ran at once (max_running); 0 for none (default).")
+    int globalLimit;
+
     @Option(names = "--json", description = "Print the figures as one JSON line, last.")
     boolean json;
 
@@ -68,6 +73,11 @@ final class DrainCommand implements Callable<Integer> {
         Flags.between("--processes", processes, 1, 64);
         Flags.between("--threads", threads, 1, 10_000);
         Flags.between("--warmup", warmup, 0, 10_000_000);
+        Flags.between("--global-limit", globalLimit, 0, 100_000);
+        if (globalLimit > 0 && delivery.delivery() == dev.runnel.Runnel.Delivery.AT_MOST_ONCE) {
+            throw new IllegalArgumentException("--global-limit needs at-least-once delivery: an at-most-once claim deletes"
+                    + " its jobs, leaving none to count");
+        }
         if (killWorkerAfter.isNegative() || killWorkerAfter.compareTo(timeout) >= 0) {
             throw new IllegalArgumentException("--kill-worker-after must be between 0 and --timeout, was " + killWorkerAfter);
         }
@@ -87,7 +97,7 @@ final class DrainCommand implements Callable<Integer> {
         DrainResult result;
         try (BenchDatabase db = BenchDatabase.open(database.resolved())) {
             result = new Drain(db.driver(), db.stats(), new Drain.Options(db.url(), jobs, processes, threads, cooldown,
-                    warmup, delivery.delivery(), timeout, perJob, killWorkerAfter), out).run();
+                    warmup, delivery.delivery(), timeout, perJob, killWorkerAfter, globalLimit), out).run();
         }
         result.printTable(out);
         if (json) {

@@ -42,6 +42,14 @@ public final class Producer implements Service {
      */
     private static final long LIMIT_CHECK_IDLE = TimeUnit.SECONDS.toNanos(1);
     private static final long LIMIT_CHECK_LIMITED = TimeUnit.SECONDS.toNanos(5);
+    /**
+     * Under a global limit, a claim that found the queue full is tried again this soon, as slots
+     * free up when jobs anywhere finish and no one says so; up to {@link #LIMITED_RETRIES} times in
+     * a row after a claim that got jobs, then at the poll interval, so that an idle limited queue
+     * costs what any idle queue does.
+     */
+    private static final long LIMITED_RETRY = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final int LIMITED_RETRIES = 100;
 
     private final Config config;
     private final Driver driver;
@@ -67,6 +75,8 @@ public final class Producer implements Service {
     /** Whether the queue has a global limit, as last heard; only the loop touches it. */
     private boolean limited;
     private long limitCheckedAt;
+    /** Limited claims in a row that got nothing; only the loop touches it. */
+    private int limitedEmpty = LIMITED_RETRIES;
     private Thread loop;
 
     public Producer(Config config, Driver driver, JobRunner runner, Completer completer, Clock clock,
@@ -218,6 +228,12 @@ public final class Producer implements Service {
                 // Under a global limit, slots free up as jobs anywhere finish: fetch again as this
                 // client's own finish, rather than wait for the poll.
                 lastFull = jobs.size() == free || (claim.limited() && !jobs.isEmpty());
+                if (claim.limited()) {
+                    limitedEmpty = jobs.isEmpty() ? limitedEmpty + 1 : 0;
+                    if (limitedEmpty <= LIMITED_RETRIES) {
+                        nextPoll = System.nanoTime() + LIMITED_RETRY;
+                    }
+                }
                 checkLimit(jobs.isEmpty());
             }
             for (JobRow row : jobs) {
