@@ -10,11 +10,18 @@ import java.util.OptionalInt;
  *
  * @param updatedAt when a client last started working it, or it was last paused or resumed
  * @param metadata a JSON object
+ * @param globalLimit the most of its jobs running at once across all clients, if limited
+ * @param rateLimit the most of its jobs started per period across all clients, if limited
  */
 public record QueueRow(String name, Instant createdAt, Instant updatedAt, Optional<Instant> pausedAt, String metadata,
-        OptionalInt globalLimit) {
+        OptionalInt globalLimit, Optional<RateLimit> rateLimit) {
     /** Whether it is paused: no client claims its jobs until it is resumed. */
     public boolean paused() {
         return pausedAt.isPresent();
+    }
+
+    /** Whether it has a limit that its claims must keep to. */
+    public boolean limited() {
+        return globalLimit.isPresent() || rateLimit.isPresent();
     }
 }

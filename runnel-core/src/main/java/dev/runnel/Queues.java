@@ -3,6 +3,7 @@ package dev.runnel;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.QueuePauseParams;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -75,6 +76,28 @@ public final class Queues {
     /** Lifts queue {@code name}'s global limit; throws {@link NotFoundException} when there is no such queue. */
     public void clearGlobalLimit(String name) {
         setLimit(name, OptionalInt.empty());
+    }
+
+    /**
+     * Lets at most {@code jobs} jobs of queue {@code name} start in any {@code period} across all
+     * clients, from each client's next claim on (within a few seconds for clients that had no
+     * limit for it). Starts before the change count. Throws {@link NotFoundException} when there
+     * is no such queue.
+     */
+    public void setRateLimit(String name, int jobs, Duration period) {
+        RateLimit rate = new RateLimit(jobs, period);
+        if (!driver.queueSetRateLimit(InsertOptions.validateQueue(name), Optional.of(rate), clock.instant())) {
+            throw notFound(name);
+        }
+        wake.accept(name);
+    }
+
+    /** Lifts queue {@code name}'s rate limit; throws {@link NotFoundException} when there is no such queue. */
+    public void clearRateLimit(String name) {
+        if (!driver.queueSetRateLimit(InsertOptions.validateQueue(name), Optional.empty(), clock.instant())) {
+            throw notFound(name);
+        }
+        wake.accept(name);
     }
 
     private void setLimit(String name, OptionalInt limit) {

@@ -22,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 
 /**
  * Configures a {@link Runnel} client. Each setter validates its value at once; {@link #build()}
@@ -124,8 +123,8 @@ public final class RunnelBuilder {
                     + MAX_WORKERS + ", was " + maxWorkers);
         }
         require("delivery", delivery);
-        if (queues.putIfAbsent(name, new ClientConfig.QueueConfig(maxWorkers, delivery == Runnel.Delivery.AT_MOST_ONCE,
-                OptionalInt.empty())) != null) {
+        if (queues.putIfAbsent(name, new ClientConfig.QueueConfig(maxWorkers, delivery == Runnel.Delivery.AT_MOST_ONCE))
+                != null) {
             throw new IllegalArgumentException("queue " + name + " is configured twice");
         }
         return this;
@@ -138,13 +137,30 @@ public final class RunnelBuilder {
      * starts (replacing what was there); {@link Queues#setGlobalLimit} changes it at runtime.
      */
     public RunnelBuilder globalLimit(String name, int limit) {
-        ClientConfig.QueueConfig queue = queues.get(InsertOptions.validateQueue(name));
-        if (queue == null || queue.atMostOnce()) {
-            throw new IllegalArgumentException("globalLimit needs queue " + name + " configured first, at least once"
-                    + " (an at-most-once claim deletes its jobs, leaving none to count)");
-        }
+        ClientConfig.QueueConfig queue = limitable(name, "globalLimit");
         queues.put(name, queue.withGlobalLimit(atLeastOne("globalLimit of queue " + name, limit)));
         return this;
+    }
+
+    /**
+     * At most {@code jobs} jobs of queue {@code name}, configured on this builder and at least
+     * once, started in any {@code period} across all clients together. Enforced in the claim,
+     * exactly, over every window of that length. Stored with the queue when the client starts
+     * (replacing what was there); {@link Queues#setRateLimit} changes it at runtime.
+     */
+    public RunnelBuilder rateLimit(String name, int jobs, Duration period) {
+        ClientConfig.QueueConfig queue = limitable(name, "rateLimit");
+        queues.put(name, queue.withRateLimit(new RateLimit(jobs, period)));
+        return this;
+    }
+
+    private ClientConfig.QueueConfig limitable(String name, String option) {
+        ClientConfig.QueueConfig queue = queues.get(InsertOptions.validateQueue(name));
+        if (queue == null || queue.atMostOnce()) {
+            throw new IllegalArgumentException(option + " needs queue " + name + " configured first, at least once"
+                    + " (an at-most-once claim deletes its jobs, leaving none to count)");
+        }
+        return queue;
     }
 
     /** Registers a worker for an args type, whose kind is read from a sample instance. */

@@ -15,6 +15,21 @@ final class DurationConverter implements ITypeConverter<Duration> {
         return parse(value);
     }
 
+    /** {@code d} as this converter reads it: {@code 1h}, {@code 90s}, {@code 250ms}. */
+    static String format(Duration d) {
+        long millis = d.toMillis();
+        if (millis % 3_600_000 == 0) {
+            return millis / 3_600_000 + "h";
+        }
+        if (millis % 60_000 == 0) {
+            return millis / 60_000 + "m";
+        }
+        if (millis % 1_000 == 0) {
+            return millis / 1_000 + "s";
+        }
+        return millis + "ms";
+    }
+
     static Duration parse(String value) {
         String v = value.strip();
         if (v.matches("\\d+(\\.\\d+)?")) {

@@ -74,6 +74,16 @@ final class JsonOut {
             ObjectNode node = array.addObject();
             node.put("name", q.name());
             node.put("paused", q.paused());
+            if (q.globalLimit().isPresent()) {
+                node.put("global_limit", q.globalLimit().getAsInt());
+            } else {
+                node.putNull("global_limit");
+            }
+            q.rateLimit().ifPresentOrElse(r -> {
+                ObjectNode rate = node.putObject("rate_limit");
+                rate.put("jobs", r.jobs());
+                rate.put("period", r.period().toString());
+            }, () -> node.putNull("rate_limit"));
             time(node, "paused_at", q.pausedAt());
             node.put("created_at", q.createdAt().toString());
             node.put("updated_at", q.updatedAt().toString());

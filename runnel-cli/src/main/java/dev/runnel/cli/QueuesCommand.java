@@ -16,9 +16,11 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code runnel queues list|pause|resume}. */
-@Command(name = "queues", mixinStandardHelpOptions = true, description = "List, pause and resume queues, cluster-wide.",
-        subcommands = {QueuesCommand.ListQueues.class, QueuesCommand.Pause.class, QueuesCommand.Resume.class})
+/** {@code runnel queues list|pause|resume|limit}. */
+@Command(name = "queues", mixinStandardHelpOptions = true,
+        description = "List, pause, resume and limit queues, cluster-wide.",
+        subcommands = {QueuesCommand.ListQueues.class, QueuesCommand.Pause.class, QueuesCommand.Resume.class,
+                QueuesCommand.Limit.class})
 final class QueuesCommand {
 
     /** An insert-only client on the command's database: it reads and changes, and works nothing. */
@@ -47,10 +49,10 @@ final class QueuesCommand {
                     out.println(JsonOut.text(JsonOut.queues(queues, counts)));
                     return 0;
                 }
-                Table table = new Table(new String[] {"QUEUE", "STATUS", "AVAILABLE", "RUNNING", "SCHEDULED", "RETRYABLE",
-                        "COMPLETED", "DISCARDED", "CANCELLED"}, new int[] {40, 40, 12, 12, 12, 12, 12, 12, 12});
+                Table table = new Table(new String[] {"QUEUE", "STATUS", "LIMITS", "AVAILABLE", "RUNNING", "SCHEDULED",
+                        "RETRYABLE", "COMPLETED", "DISCARDED", "CANCELLED"}, new int[] {40, 40, 30, 12, 12, 12, 12, 12, 12, 12});
                 for (QueueRow q : queues) {
-                    table.add(q.name(), q.pausedAt().map(at -> "paused since " + at).orElse("active"),
+                    table.add(q.name(), q.pausedAt().map(at -> "paused since " + at).orElse("active"), limits(q),
                             count(counts, q, JobState.AVAILABLE), count(counts, q, JobState.RUNNING),
                             count(counts, q, JobState.SCHEDULED), count(counts, q, JobState.RETRYABLE),
                             count(counts, q, JobState.COMPLETED), count(counts, q, JobState.DISCARDED),
@@ -62,6 +64,13 @@ final class QueuesCommand {
                 }
             }
             return 0;
+        }
+
+        static String limits(QueueRow q) {
+            List<String> parts = new java.util.ArrayList<>();
+            q.globalLimit().ifPresent(n -> parts.add(n + " running"));
+            q.rateLimit().ifPresent(r -> parts.add(r.jobs() + " per " + DurationConverter.format(r.period())));
+            return parts.isEmpty() ? "-" : String.join(", ", parts);
         }
 
         private static String count(List<JobCount> counts, QueueRow q, JobState state) {
@@ -129,6 +138,80 @@ final class QueuesCommand {
     static final class Resume extends Change {
         Resume() {
             super(false);
+        }
+    }
+
+    @Command(name = "limit", mixinStandardHelpOptions = true,
+            description = "Set or lift a queue's limits, for every client from its next claim: at most N of its jobs running"
+                    + " at once (--global), and at most N started per period (--rate N/PERIOD, e.g. 100/1m).")
+    static final class Limit implements Callable<Integer> {
+        @Mixin
+        DatabaseOption database;
+
+        @Parameters(index = "0", paramLabel = "QUEUE", description = "The queue.")
+        String queue;
+
+        @Option(names = "--global", paramLabel = "N", description = "At most N jobs running at once across all clients.")
+        Integer global;
+
+        @Option(names = "--no-global", description = "Lift the global limit.")
+        boolean noGlobal;
+
+        @Option(names = "--rate", paramLabel = "N/PERIOD", description = "At most N jobs started in any PERIOD (e.g. 10/1s).")
+        String rate;
+
+        @Option(names = "--no-rate", description = "Lift the rate limit.")
+        boolean noRate;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            if ((global != null && noGlobal) || (rate != null && noRate)) {
+                throw new IllegalArgumentException("--global and --no-global (or --rate and --no-rate) contradict each other");
+            }
+            if (global == null && !noGlobal && rate == null && !noRate) {
+                throw new IllegalArgumentException("say what to change: --global N, --no-global, --rate N/PERIOD or --no-rate");
+            }
+            if (global != null) {
+                Flags.atLeast("--global", global, 1);
+            }
+            int rateJobs = 0;
+            java.time.Duration ratePeriod = null;
+            if (rate != null) {
+                int slash = rate.indexOf('/');
+                if (slash < 1) {
+                    throw new IllegalArgumentException("--rate must be N/PERIOD, such as 10/1s, was " + rate);
+                }
+                try {
+                    rateJobs = Integer.parseInt(rate.substring(0, slash).strip());
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--rate must be N/PERIOD, such as 10/1s, was " + rate);
+                }
+                try {
+                    ratePeriod = DurationConverter.parse(rate.substring(slash + 1));
+                } catch (picocli.CommandLine.TypeConversionException e) {
+                    throw new IllegalArgumentException("--rate: " + e.getMessage());
+                }
+                new dev.runnel.RateLimit(rateJobs, ratePeriod); // refuses a bad one before anything changes
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            try (Runnel runnel = client(database)) {
+                Queues queues = runnel.queues();
+                if (global != null) {
+                    queues.setGlobalLimit(queue, global);
+                } else if (noGlobal) {
+                    queues.clearGlobalLimit(queue);
+                }
+                if (ratePeriod != null) {
+                    queues.setRateLimit(queue, rateJobs, ratePeriod);
+                } else if (noRate) {
+                    queues.clearRateLimit(queue);
+                }
+                out.println("queues: " + queue + " limits: " + ListQueues.limits(queues.get(queue).orElseThrow()));
+            }
+            return 0;
         }
     }
 }

@@ -10,6 +10,7 @@ import dev.runnel.Runnel;
 import dev.runnel.sqlite.SqliteDriver;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -127,6 +128,29 @@ class JobsAndQueuesCommandTest {
         assertThat(missing.err()).contains("no queue named ghost");
         Result neither = run("queues", "pause");
         assertThat(neither.code()).isEqualTo(2);
+    }
+
+    @Test
+    void queuesLimitSetsAndLiftsLimitsShownByList() throws Exception {
+        seed();
+        assertThat(run("queues", "limit", "default", "--global", "3", "--rate", "10/1m").out())
+                .contains("default limits: 3 running, 10 per 1m");
+        JsonNode queue = JSON.readTree(run("queues", "list", "--json").out()).get(0);
+        assertThat(queue.get("global_limit").asInt()).isEqualTo(3);
+        assertThat(queue.get("rate_limit").get("jobs").asInt()).isEqualTo(10);
+        assertThat(queue.get("rate_limit").get("period").asText()).isEqualTo("PT1M");
+        assertThat(run("queues", "list").out()).contains("3 running, 10 per 1m");
+        assertThat(run("queues", "limit", "default", "--no-global", "--no-rate").out()).contains("default limits: -");
+        assertThat(JSON.readTree(run("queues", "list", "--json").out()).get(0).get("global_limit").isNull()).isTrue();
+        for (String[] bad : List.of(new String[] {"--global", "0"}, new String[] {"--rate", "ten/1s"},
+                new String[] {"--rate", "5/soon"}, new String[] {"--rate", "0/1s"}, new String[] {})) {
+            List<String> args = new java.util.ArrayList<>(List.of("queues", "limit", "default"));
+            args.addAll(List.of(bad));
+            Result r = run(args.toArray(String[]::new));
+            assertThat(r.code()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(r.err().strip().lines().count()).isEqualTo(1);
+        }
+        assertThat(run("queues", "limit", "ghost", "--global", "2").code()).isEqualTo(1);
     }
 
     @Test

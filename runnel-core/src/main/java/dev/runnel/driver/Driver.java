@@ -8,6 +8,7 @@ import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
 import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
+import dev.runnel.RateLimit;
 import java.sql.Connection;
 import java.time.Instant;
 import java.util.List;
@@ -204,6 +205,12 @@ public interface Driver extends AutoCloseable {
      * Returns false, changing nothing, when there is no such queue.
      */
     boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now);
+
+    /**
+     * Sets queue {@code queue}'s rate limit (empty: none). Returns false, changing nothing, when
+     * there is no such queue.
+     */
+    boolean queueSetRateLimit(String queue, Optional<RateLimit> limit, Instant now);
     // ---- periodic jobs ----
 
     /**

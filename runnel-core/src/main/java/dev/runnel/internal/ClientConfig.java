@@ -1,5 +1,6 @@
 package dev.runnel.internal;
 
+import dev.runnel.RateLimit;
 import dev.runnel.JobListener;
 import dev.runnel.JobState;
 import dev.runnel.PeriodicJob;
@@ -9,6 +10,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -45,12 +47,28 @@ public record ClientConfig(
 
     /**
      * A queue this client works: at most {@code maxWorkers} jobs at once, claimed at most once or
-     * not, and, when given, at most {@code globalLimit} running across all clients.
+     * not, and, when given, at most {@code globalLimit} running and {@code rateLimit} started per
+     * period across all clients.
      */
-    public record QueueConfig(int maxWorkers, boolean atMostOnce, OptionalInt globalLimit) {
+    public record QueueConfig(int maxWorkers, boolean atMostOnce, OptionalInt globalLimit, Optional<RateLimit> rateLimit) {
+        /** A queue without limits. */
+        public QueueConfig(int maxWorkers, boolean atMostOnce) {
+            this(maxWorkers, atMostOnce, OptionalInt.empty(), Optional.empty());
+        }
+
         /** This queue with a global limit. */
         public QueueConfig withGlobalLimit(int limit) {
-            return new QueueConfig(maxWorkers, atMostOnce, OptionalInt.of(limit));
+            return new QueueConfig(maxWorkers, atMostOnce, OptionalInt.of(limit), rateLimit);
+        }
+
+        /** This queue with a rate limit. */
+        public QueueConfig withRateLimit(RateLimit limit) {
+            return new QueueConfig(maxWorkers, atMostOnce, globalLimit, Optional.of(limit));
+        }
+
+        /** Whether its claims keep to a limit. */
+        public boolean limited() {
+            return globalLimit.isPresent() || rateLimit.isPresent();
         }
     }
 

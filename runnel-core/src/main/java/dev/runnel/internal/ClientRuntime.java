@@ -55,7 +55,7 @@ public final class ClientRuntime {
         ClaimClock claimClock = new ClaimClock(config.clock());
         config.queues().forEach((queue, q) -> producers.put(queue, new Producer(new Producer.Config(queue,
                 q.maxWorkers(), config.fetchPollInterval(), config.fetchCooldown(), config.clientId(), q.atMostOnce(),
-                q.globalLimit().isPresent()),
+                q.limited()),
                 driver, runner, completer, config.clock(), claimClock)));
         this.deadlines = new DeadlineWatcher(List.copyOf(producers.values()));
         this.cancels = new CancelWatcher(driver, List.copyOf(producers.values()));
@@ -68,8 +68,14 @@ public final class ClientRuntime {
     public void start() {
         heartbeat.register();
         driver.queueRegister(List.copyOf(config.queues().keySet()), config.clock().instant());
-        config.queues().forEach((queue, q) -> q.globalLimit().ifPresent(
-                limit -> driver.queueSetGlobalLimit(queue, q.globalLimit(), config.clock().instant())));
+        config.queues().forEach((queue, q) -> {
+            if (q.globalLimit().isPresent()) {
+                driver.queueSetGlobalLimit(queue, q.globalLimit(), config.clock().instant());
+            }
+            if (q.rateLimit().isPresent()) {
+                driver.queueSetRateLimit(queue, q.rateLimit(), config.clock().instant());
+            }
+        });
         declarePeriodicJobs();
         heartbeat.start();
         elector.start();

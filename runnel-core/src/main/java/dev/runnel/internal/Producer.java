@@ -32,7 +32,7 @@ public final class Producer implements Service {
 
     /** A producer's settings, validated by the client builder. */
     public record Config(String queue, int maxWorkers, Duration pollInterval, Duration cooldown, String clientId,
-            boolean atMostOnce, boolean globalLimit) {}
+            boolean atMostOnce, boolean limited) {}
 
     /**
      * How often a producer that found nothing to claim asks whether its queue has a global limit
@@ -89,7 +89,7 @@ public final class Producer implements Service {
         this.claimClock = claimClock;
         // Unnamed: a name per job is a string built per job, and a thread dump shows the job anyway.
         this.jobThreads = Thread.ofVirtual().factory();
-        this.limited = config.globalLimit();
+        this.limited = config.limited();
         this.limitCheckedAt = System.nanoTime();
     }
 
@@ -242,7 +242,7 @@ public final class Producer implements Service {
         }
     }
 
-    /** Asks, now and then, whether the queue's global limit has been set or lifted. */
+    /** Asks, now and then, whether the queue's limits have been set or lifted. */
     private void checkLimit(boolean claimedNothing) {
         long now = System.nanoTime();
         if (config.atMostOnce() || !(limited || claimedNothing)
@@ -253,9 +253,9 @@ public final class Producer implements Service {
         try {
             boolean was = limited;
             limited = driver.queueList().stream()
-                    .anyMatch(q -> q.name().equals(config.queue()) && q.globalLimit().isPresent());
+                    .anyMatch(q -> q.name().equals(config.queue()) && q.limited());
             if (limited != was) {
-                LOG.info("queue {} {} a global limit", config.queue(), limited ? "has" : "no longer has");
+                LOG.info("queue {} {} a global or rate limit", config.queue(), limited ? "has" : "no longer has");
             }
         } catch (RuntimeException e) {
             LOG.debug("could not read queue {}'s limit: {}", config.queue(), e.toString());

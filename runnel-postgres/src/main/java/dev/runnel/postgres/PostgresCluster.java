@@ -3,10 +3,12 @@ package dev.runnel.postgres;
 import dev.runnel.ClientRow;
 import dev.runnel.LeaderRow;
 import dev.runnel.QueueRow;
+import dev.runnel.RateLimit;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
 import dev.runnel.driver.ClientRescuedParams;
 import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.QueueLimits;
 import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.SqlFile;
 import java.sql.PreparedStatement;
@@ -24,7 +26,7 @@ import java.util.Set;
 final class PostgresCluster {
     private static final Set<String> STATEMENTS = Set.of("ClientHeartbeat", "ClientStop", "ClientList",
             "ClientListDead", "ClientMarkRescued", "ClientDeleteExpired", "LeaderAttemptElect", "LeaderResign",
-            "LeaderGet", "QueueRegister", "QueueList", "QueuePause", "QueueResume", "QueueSetGlobalLimit");
+            "LeaderGet", "QueueRegister", "QueueList", "QueuePause", "QueueResume", "QueueSetGlobalLimit", "QueueSetRateLimit");
 
     private final PostgresSchema schema;
     private final PostgresConnections connections;
@@ -169,16 +171,12 @@ final class PostgresCluster {
                 List<QueueRow> queues = new ArrayList<>();
                 while (rs.next()) {
                     queues.add(new QueueRow(rs.getString(1), PostgresRows.instant(rs, 2), PostgresRows.instant(rs, 3),
-                            Optional.ofNullable(PostgresRows.instant(rs, 4)), rs.getString(5), optionalInt(rs, 6)));
+                            Optional.ofNullable(PostgresRows.instant(rs, 4)), rs.getString(5), QueueLimits.optionalInt(rs, 6),
+                            QueueLimits.rateLimit(rs, 7)));
                 }
                 return queues;
             }
         });
-    }
-
-    private static OptionalInt optionalInt(ResultSet rs, int column) throws SQLException {
-        int value = rs.getInt(column);
-        return rs.wasNull() ? OptionalInt.empty() : OptionalInt.of(value);
     }
 
     boolean setGlobalLimit(String queue, OptionalInt limit, Instant now) {
@@ -193,6 +191,25 @@ final class PostgresCluster {
                 }
                 ps.setObject(2, PostgresJobs.timestamp(now));
                 ps.setString(3, queue);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next();
+                }
+            }
+        });
+    }
+
+    boolean setRateLimit(String queue, Optional<RateLimit> rate, Instant now) {
+        return connections.run("setting a queue's rate limit", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("QueueSetRateLimit"))) {
+                if (rate.isPresent()) {
+                    ps.setInt(1, rate.get().jobs());
+                    ps.setLong(2, rate.get().periodMicros());
+                } else {
+                    ps.setNull(1, Types.INTEGER);
+                    ps.setNull(2, Types.BIGINT);
+                }
+                ps.setObject(3, PostgresJobs.timestamp(now));
+                ps.setString(4, queue);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next();
                 }

@@ -9,6 +9,7 @@ import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
 import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
+import dev.runnel.RateLimit;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
 import dev.runnel.driver.ClientRescuedParams;
@@ -378,6 +379,11 @@ public final class PostgresDriver implements Driver {
     @Override
     public boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now) {
         return cluster.setGlobalLimit(queue, limit, now);
+    }
+
+    @Override
+    public boolean queueSetRateLimit(String queue, Optional<RateLimit> limit, Instant now) {
+        return cluster.setRateLimit(queue, limit, now);
     }
 
     // ---- periodic jobs ----

@@ -5,6 +5,7 @@ import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
+import dev.runnel.RateLimit;
 import dev.runnel.driver.ClaimOrder;
 import dev.runnel.driver.JdbcIds;
 import dev.runnel.driver.JobClaimParams;
@@ -16,6 +17,7 @@ import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
+import dev.runnel.driver.QueueLimits;
 import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
@@ -38,7 +40,7 @@ import java.util.Set;
  * travel as arrays (primitive ones where the values cannot be null) expanded by {@code unnest}.
  */
 final class PostgresJobs {
-    private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUnique", "JobClaim", "JobClaimLimitLock", "JobClaimLimited", "JobClaimAtMostOnce", "JobClaimRecover",
+    private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUnique", "JobClaim", "JobClaimLimitLock", "JobClaimLimited", "QueueRateStarted", "JobClaimAtMostOnce", "JobClaimRecover",
             "JobCompleteMany", "JobSetStateMany", "JobReinsertMany", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobGet", "JobGetMany", "JobList", "JobCountByState");
 
     private final PostgresSchema schema;
@@ -169,20 +171,41 @@ final class PostgresJobs {
 
     private List<JobRow> claimLimited(JobClaimParams params) {
         OffsetDateTime now = timestamp(params.now());
+        long nowMicros = Times.toMicros(params.now());
         List<JobRow> jobs = connections.transaction("claiming jobs under the queue's limit", c -> {
+            Optional<RateLimit> rate = Optional.empty();
+            long[] starts = new long[0];
             try (PreparedStatement lock = c.prepareStatement(sql.get("JobClaimLimitLock"))) {
                 lock.setString(1, params.queue());
-                lock.executeQuery().close();
+                try (ResultSet rs = lock.executeQuery()) {
+                    if (rs.next()) {
+                        rate = QueueLimits.rateLimit(rs, 1);
+                        starts = longs(rs.getArray(3));
+                    }
+                }
             }
-            return claimedRows(c, params, "JobClaimLimited", ps -> {
-                ps.setInt(1, params.max());
-                ps.setInt(2, params.max());
+            int room = rate.isPresent() ? Math.min(params.max(), QueueLimits.rateRoom(rate.get(), starts, nowMicros))
+                    : params.max();
+            if (room == 0) {
+                return new ArrayList<JobRow>();
+            }
+            List<JobRow> rows = claimedRows(c, params, "JobClaimLimited", ps -> {
+                ps.setInt(1, room);
+                ps.setInt(2, room);
                 ps.setString(3, params.queue());
                 ps.setString(4, params.queue());
                 ps.setObject(5, now);
                 ps.setObject(6, now);
                 ps.setString(7, params.clientId());
             });
+            if (rate.isPresent() && !rows.isEmpty()) {
+                try (PreparedStatement started = c.prepareStatement(sql.get("QueueRateStarted"))) {
+                    started.setObject(1, QueueLimits.afterStarting(rate.get(), starts, nowMicros, rows.size()));
+                    started.setString(2, params.queue());
+                    started.executeUpdate();
+                }
+            }
+            return rows;
         });
         jobs.sort(ClaimOrder.COMPARATOR);
         return jobs;
@@ -206,6 +229,15 @@ final class PostgresJobs {
         List<JobRow> jobs = connections.run(operation, c -> claimedRows(c, params, statement, binder));
         jobs.sort(ClaimOrder.COMPARATOR);
         return jobs;
+    }
+
+    private static long[] longs(Array array) throws SQLException {
+        Long[] boxed = (Long[]) array.getArray();
+        long[] values = new long[boxed.length];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = boxed[i];
+        }
+        return values;
     }
 
     private List<JobRow> claimedRows(Connection c, JobClaimParams params, String statement, Binder binder)

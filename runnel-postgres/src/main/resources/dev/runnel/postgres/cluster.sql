@@ -64,7 +64,8 @@ SELECT name, ?, ? FROM unnest(?::text[]) AS q(name)
 ON CONFLICT (name) DO UPDATE SET updated_at = excluded.updated_at;
 
 -- name: QueueList
-SELECT name, created_at, updated_at, paused_at, metadata::text, global_limit FROM {schema}.runnel_queue ORDER BY name;
+SELECT name, created_at, updated_at, paused_at, metadata::text, global_limit, rate_limit, rate_period_us
+FROM {schema}.runnel_queue ORDER BY name;
 
 -- name: QueuePause
 -- Pauses queue ?4 (all queues when null); a queue paused already keeps its paused_at. Returns the
@@ -98,3 +99,9 @@ marked AS (
     WHERE state = 'running' AND limit_key IS NULL AND ?::integer IS NOT NULL AND queue IN (SELECT name FROM q)
 )
 SELECT name FROM q;
+
+-- name: QueueSetRateLimit
+-- Sets queue ?4's rate limit to ?1 jobs per ?2 microseconds (both null: none); ?3 now. The start
+-- times kept so far stay, so that a changed rate counts the jobs started under the old one.
+-- Returns the queue's name when it exists.
+UPDATE {schema}.runnel_queue SET rate_limit = ?, rate_period_us = ?, updated_at = ? WHERE name = ? RETURNING name;

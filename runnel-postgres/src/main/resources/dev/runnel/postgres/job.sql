@@ -86,8 +86,9 @@ ORDER BY input.ord;
 -- statement, so a claim can never commit one part and lose the other. Each branch locks in its
 -- own subquery, as FOR UPDATE cannot apply to a UNION. RETURNING gives no order: the driver sorts.
 -- A paused queue claims nothing: its runnel_queue row is read once per claim (an InitPlan gating
--- the scan), not per job. Nor does a queue with a global limit, which only JobClaimLimited may
--- claim from: a client that has not yet heard of a new limit takes nothing until it has.
+-- the scan), not per job. Nor does a queue with a global or rate limit, which only
+-- JobClaimLimited may claim from: a client that has not yet heard of a new limit takes nothing
+-- until it has.
 -- ?1 queue, ?2 now, ?3-?5 the position, ?6 queue, ?7 batch size; ?8-?14 the same again for the
 -- branch behind the position; ?15 batch size, ?16 now, ?17 client id. It returns
 -- PostgresRows.decodeClaimed's columns: the queue, state, attempted_at and finalized_at are this
@@ -99,7 +100,7 @@ WITH locked AS MATERIALIZED (
             WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
               AND (priority, scheduled_at, id) > (?, ?, ?)
               AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = ?
-                              AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL))
+                              AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL OR q.rate_limit IS NOT NULL))
             ORDER BY priority, scheduled_at, id
             LIMIT ?
             FOR UPDATE SKIP LOCKED) AS ahead
@@ -109,7 +110,7 @@ WITH locked AS MATERIALIZED (
             WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
               AND (priority, scheduled_at, id) <= (?, ?, ?)
               AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = ?
-                              AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL))
+                              AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL OR q.rate_limit IS NOT NULL))
             ORDER BY priority, scheduled_at, id
             LIMIT ?
             FOR UPDATE SKIP LOCKED) AS behind
@@ -132,8 +133,14 @@ RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempt
 -- JobClaimLimited: claims of the queue take turns on its row, so that each counts the running
 -- jobs after the one before has committed. (Locked inside the claim itself, the count would come
 -- from the snapshot the statement began with, before the lock was granted, and two claims could
--- both fill the same free slots.) ?1 queue.
-SELECT global_limit FROM {schema}.runnel_queue WHERE name = ? FOR UPDATE;
+-- both fill the same free slots.) It returns the rate limit and the start times kept for it, from
+-- which the caller works out how many may start now (QueueLimits). ?1 queue.
+SELECT rate_limit, rate_period_us, rate_starts FROM {schema}.runnel_queue WHERE name = ? FOR UPDATE;
+
+-- name: QueueRateStarted
+-- The start times a rate-limited queue keeps, after a claim under its lock started jobs. ?1 the
+-- starts (microseconds, oldest first), ?2 queue.
+UPDATE {schema}.runnel_queue SET rate_starts = ? WHERE name = ?;
 
 -- name: JobClaimLimited
 -- A claim under the queue's global limit: at most the batch size, and no more than the limit

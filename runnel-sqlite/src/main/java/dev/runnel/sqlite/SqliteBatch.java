@@ -28,6 +28,21 @@ final class SqliteBatch {
     }
 
     /** Ids as a JSON array. */
+    /** A JSON array of integers, as {@link #encodeIds} writes it. */
+    static long[] decodeLongs(String json) {
+        String body = json.strip();
+        body = body.substring(1, body.length() - 1).strip();
+        if (body.isEmpty()) {
+            return new long[0];
+        }
+        String[] parts = body.split(",");
+        long[] values = new long[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            values[i] = Long.parseLong(parts[i].strip());
+        }
+        return values;
+    }
+
     static String encodeIds(long[] ids) {
         StringBuilder out = new StringBuilder(ids.length * 8).append('[');
         for (int i = 0; i < ids.length; i++) {

@@ -3,11 +3,13 @@ package dev.runnel.sqlite;
 import dev.runnel.ClientRow;
 import dev.runnel.LeaderRow;
 import dev.runnel.QueueRow;
+import dev.runnel.RateLimit;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
 import dev.runnel.driver.ClientRescuedParams;
 import dev.runnel.driver.JobJson;
 import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.QueueLimits;
 import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
@@ -27,7 +29,7 @@ final class SqliteCluster {
     private static final Set<String> STATEMENTS = Set.of("ClientHeartbeat", "ClientStop", "ClientList",
             "ClientListDead", "ClientMarkRescued", "ClientDeleteExpired", "LeaderAttemptElect", "LeaderResign",
             "LeaderGet", "QueueRegister", "QueueList", "QueuePause", "QueueResume", "QueueSetGlobalLimit",
-            "QueueMarkRunningLimited");
+            "QueueMarkRunningLimited", "QueueSetRateLimit");
 
     private final SqliteConnections connections;
     private final SqlFile sql;
@@ -160,10 +162,9 @@ final class SqliteCluster {
                 while (rs.next()) {
                     long paused = rs.getLong(4);
                     Optional<Instant> pausedAt = rs.wasNull() ? Optional.empty() : Optional.of(Times.fromMicros(paused));
-                    int limit = rs.getInt(6);
-                    OptionalInt globalLimit = rs.wasNull() ? OptionalInt.empty() : OptionalInt.of(limit);
                     queues.add(new QueueRow(rs.getString(1), Times.fromMicros(rs.getLong(2)),
-                            Times.fromMicros(rs.getLong(3)), pausedAt, rs.getString(5), globalLimit));
+                            Times.fromMicros(rs.getLong(3)), pausedAt, rs.getString(5), QueueLimits.optionalInt(rs, 6),
+                            QueueLimits.rateLimit(rs, 7)));
                 }
             }
             return queues;
@@ -190,6 +191,24 @@ final class SqliteCluster {
                 mark.executeUpdate();
             }
             return found;
+        });
+    }
+
+    boolean setRateLimit(String queue, Optional<RateLimit> rate, Instant now) {
+        return connections.write(s -> {
+            PreparedStatement ps = s.prepare(sql.get("QueueSetRateLimit"));
+            if (rate.isPresent()) {
+                ps.setInt(1, rate.get().jobs());
+                ps.setLong(2, rate.get().periodMicros());
+            } else {
+                ps.setNull(1, Types.INTEGER);
+                ps.setNull(2, Types.BIGINT);
+            }
+            ps.setLong(3, Times.toMicros(now));
+            ps.setString(4, queue);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
         });
     }
 

@@ -9,6 +9,7 @@ import dev.runnel.JobState;
 import dev.runnel.LeaderRow;
 import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
+import dev.runnel.RateLimit;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
 import dev.runnel.driver.ClientRescuedParams;
@@ -19,6 +20,7 @@ import dev.runnel.driver.LeaderElectParams;
 import dev.runnel.driver.PeriodicEnqueueParams;
 import dev.runnel.driver.PeriodicPauseParams;
 import dev.runnel.driver.PeriodicUpsertParams;
+import dev.runnel.driver.QueueLimits;
 import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.ClaimOrder;
@@ -64,7 +66,7 @@ public final class SqliteDriver implements Driver {
     public static final int DEFAULT_READERS = 2;
 
     private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUniform", "JobInsertReturning", "JobUniqueHolder", "LastInsertId",
-            "JobClaim", "JobClaimLimited", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobIdRange", "JobCreatedAtFrom", "JobGet", "JobGetMany", "JobList", "JobCountByState");
+            "JobClaim", "JobClaimLimited", "QueueRateRead", "QueueRateStarted", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobIdRange", "JobCreatedAtFrom", "JobGet", "JobGetMany", "JobList", "JobCountByState");
 
     private final SqlFile sql;
     private final List<Migration> migrations;
@@ -163,30 +165,73 @@ public final class SqliteDriver implements Driver {
     @Override
     public List<JobRow> jobClaim(JobClaimParams params) {
         long now = Times.toMicros(params.now());
-        List<JobRow> jobs = connections.write(s -> {
-            PreparedStatement claim;
-            if (params.atMostOnce()) {
-                claim = s.prepare(sql.get("JobClaimAtMostOnce"));
-                claim.setLong(1, now);
-                claim.setString(2, params.queue());
-                claim.setInt(3, params.max());
-            } else {
-                claim = s.prepare(sql.get(params.limited() ? "JobClaimLimited" : "JobClaim"));
-                claim.setLong(1, now);
-                claim.setString(2, params.clientId());
-                claim.setString(3, params.queue());
-                claim.setInt(4, params.max());
-            }
-            List<JobRow> rows = new ArrayList<>(params.max());
-            try (ResultSet rs = claim.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(SqliteRows.decodeClaimed(rs, params));
+        List<JobRow> jobs;
+        if (params.limited() && !params.atMostOnce()) {
+            jobs = connections.writeTransaction(s -> claimLimited(s, params, now));
+        } else {
+            jobs = connections.write(s -> {
+                PreparedStatement claim;
+                if (params.atMostOnce()) {
+                    claim = s.prepare(sql.get("JobClaimAtMostOnce"));
+                    claim.setLong(1, now);
+                    claim.setString(2, params.queue());
+                    claim.setInt(3, params.max());
+                } else {
+                    claim = s.prepare(sql.get("JobClaim"));
+                    claim.setLong(1, now);
+                    claim.setString(2, params.clientId());
+                    claim.setString(3, params.queue());
+                    claim.setInt(4, params.max());
                 }
-            }
-            return rows;
-        });
+                return claimed(claim, params);
+            });
+        }
         jobs.sort(ClaimOrder.COMPARATOR);
         return jobs;
+    }
+
+    private static List<JobRow> claimed(PreparedStatement claim, JobClaimParams params) throws SQLException {
+        List<JobRow> rows = new ArrayList<>(params.max());
+        try (ResultSet rs = claim.executeQuery()) {
+            while (rs.next()) {
+                rows.add(SqliteRows.decodeClaimed(rs, params));
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * A claim under the queue's limits, in one write transaction: the rate limit's room worked
+     * out from the start times kept, the global limit's in the claim statement itself.
+     */
+    private List<JobRow> claimLimited(SqliteConnections.Session s, JobClaimParams params, long now) throws SQLException {
+        Optional<RateLimit> rate = Optional.empty();
+        long[] starts = new long[0];
+        PreparedStatement read = s.prepare(sql.get("QueueRateRead"));
+        read.setString(1, params.queue());
+        try (ResultSet rs = read.executeQuery()) {
+            if (rs.next()) {
+                rate = QueueLimits.rateLimit(rs, 1);
+                starts = SqliteBatch.decodeLongs(rs.getString(3));
+            }
+        }
+        int room = rate.isPresent() ? Math.min(params.max(), QueueLimits.rateRoom(rate.get(), starts, now)) : params.max();
+        if (room == 0) {
+            return new ArrayList<>();
+        }
+        PreparedStatement claim = s.prepare(sql.get("JobClaimLimited"));
+        claim.setLong(1, now);
+        claim.setString(2, params.clientId());
+        claim.setString(3, params.queue());
+        claim.setInt(4, room);
+        List<JobRow> rows = claimed(claim, params);
+        if (rate.isPresent() && !rows.isEmpty()) {
+            PreparedStatement started = s.prepare(sql.get("QueueRateStarted"));
+            started.setString(1, SqliteBatch.encodeIds(QueueLimits.afterStarting(rate.get(), starts, now, rows.size())));
+            started.setString(2, params.queue());
+            started.executeUpdate();
+        }
+        return rows;
     }
 
     @Override
@@ -415,6 +460,11 @@ public final class SqliteDriver implements Driver {
     @Override
     public boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now) {
         return cluster.setGlobalLimit(queue, limit, now);
+    }
+
+    @Override
+    public boolean queueSetRateLimit(String queue, Optional<RateLimit> limit, Instant now) {
+        return cluster.setRateLimit(queue, limit, now);
     }
 
     // ---- periodic jobs ----

@@ -62,7 +62,8 @@ SELECT value, ?2, ?2 FROM json_each(?1) WHERE true
 ON CONFLICT (name) DO UPDATE SET updated_at = excluded.updated_at;
 
 -- name: QueueList
-SELECT name, created_at, updated_at, paused_at, metadata, global_limit FROM runnel_queue ORDER BY name;
+SELECT name, created_at, updated_at, paused_at, metadata, global_limit, rate_limit, rate_period_us
+FROM runnel_queue ORDER BY name;
 
 -- name: QueuePause
 -- Pauses queue ?2 (all queues when null); a queue paused already keeps its paused_at. Returns the
@@ -85,3 +86,8 @@ UPDATE runnel_queue SET global_limit = ?1, updated_at = ?2 WHERE name = ?3 RETUR
 -- Marks queue ?1's running jobs as counted under its limit, so that the next limited claim sees
 -- them; in the same transaction as QueueSetGlobalLimit. Scans the table: rarely run.
 UPDATE runnel_job SET limit_key = '' WHERE state = 'running' AND limit_key IS NULL AND queue = ?1;
+
+-- name: QueueSetRateLimit
+-- Sets queue ?4's rate limit to ?1 jobs per ?2 microseconds (both null: none); ?3 now. Returns
+-- its name when it exists.
+UPDATE runnel_queue SET rate_limit = ?1, rate_period_us = ?2, updated_at = ?3 WHERE name = ?4 RETURNING name;

@@ -49,7 +49,7 @@ SELECT last_insert_rowid();
 -- One statement claims a batch and returns it. The single writer makes IN (... LIMIT) safe here.
 -- ?1 now, ?2 client id, ?3 queue, ?4 batch size. RETURNING gives no order: the driver sorts.
 -- A paused queue (runnel_queue.paused_at) claims nothing; its row is read once per claim. Nor
--- does a queue with a global limit: only JobClaimLimited claims from it.
+-- does a queue with a global or rate limit: only JobClaimLimited claims from it.
 -- It returns SqliteRows.decodeClaimed's columns: queue, state, attempted_at and finalized_at are
 -- this statement's own values, so they are not read back.
 UPDATE runnel_job
@@ -63,7 +63,7 @@ WHERE id IN (
     SELECT id FROM runnel_job
     WHERE state = 'available' AND queue = ?3 AND scheduled_at <= ?1
       AND NOT EXISTS (SELECT 1 FROM runnel_queue q WHERE q.name = ?3
-                      AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL))
+                      AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL OR q.rate_limit IS NOT NULL))
     ORDER BY priority, scheduled_at, id
     LIMIT ?4)
 RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
@@ -92,6 +92,16 @@ WHERE id IN (
                     FROM runnel_queue q WHERE q.name = ?3 AND q.paused_at IS NULL), 0))
 RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
           errors, metadata, tags;
+
+-- name: QueueRateRead
+-- The rate limit of queue ?1 and the start times kept for it (a JSON array), read by the limited
+-- claim in its write transaction.
+SELECT rate_limit, rate_period_us, rate_starts FROM runnel_queue WHERE name = ?1;
+
+-- name: QueueRateStarted
+-- The start times a rate-limited queue keeps, after a limited claim started jobs. ?1 the starts
+-- (a JSON array of microseconds, oldest first), ?2 queue.
+UPDATE runnel_queue SET rate_starts = ?1 WHERE name = ?2;
 
 -- name: JobClaimAtMostOnce
 -- The at-most-once claim: the same selection, but the jobs are deleted, so that no completion

@@ -8,6 +8,7 @@ import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
 import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
+import dev.runnel.RateLimit;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
 import dev.runnel.driver.ClientRescuedParams;
@@ -235,6 +236,11 @@ public class ForwardingDriver implements Driver {
     @Override
     public boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now) {
         return delegate.queueSetGlobalLimit(queue, limit, now);
+    }
+
+    @Override
+    public boolean queueSetRateLimit(String queue, Optional<RateLimit> limit, Instant now) {
+        return delegate.queueSetRateLimit(queue, limit, now);
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
 import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
+import dev.runnel.RateLimit;
 import dev.runnel.RunnelConnectException;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
@@ -225,6 +226,11 @@ public final class KillableDriver extends ForwardingDriver {
     @Override
     public boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now) {
         return alive(() -> super.queueSetGlobalLimit(queue, limit, now));
+    }
+
+    @Override
+    public boolean queueSetRateLimit(String queue, Optional<RateLimit> limit, Instant now) {
+        return alive(() -> super.queueSetRateLimit(queue, limit, now));
     }
 
     @Override

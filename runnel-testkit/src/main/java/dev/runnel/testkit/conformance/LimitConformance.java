@@ -16,6 +16,7 @@ import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.LeaderElectParams;
 import dev.runnel.driver.Lease;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -132,11 +133,61 @@ public abstract class LimitConformance extends DriverConformance {
     }
 
     @Test
+    void aRateLimitHoldsOverEveryWindowAcrossThreeClients() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            started(limitedWorker(10, 0).rateLimit("default", 5, Duration.ofSeconds(1)));
+        }
+        insertJobs(200, 0);
+        // Time moves only as the test moves it: 5 s in steps of 100 ms, each long enough for the
+        // clients to claim what the rate allows.
+        for (int step = 0; step < 50; step++) {
+            Thread.sleep(40);
+            clock.advance(Duration.ofMillis(100));
+        }
+        Thread.sleep(200);
+        List<Instant> starts = driver.jobList(JobQuery.all().limit(1_000)).stream()
+                .flatMap(j -> j.attemptedAt().stream()).sorted().toList();
+        // About five a second over five seconds and more: the rate, not the slots, sets the pace.
+        assertThat(starts.size()).isBetween(20, 30);
+        for (int i = 0; i + 5 < starts.size(); i++) {
+            assertThat(Duration.between(starts.get(i), starts.get(i + 5))).as("6 starts within a second")
+                    .isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+        }
+    }
+
+    @Test
+    void aRateLimitSetAtRuntimeCountsInTheClaimAndStartsAgainAfterThePeriod() {
+        driver.queueRegister(List.of("default"), clock.instant());
+        insertJobs(20, 0);
+        inserter().queues().setRateLimit("default", 3, Duration.ofSeconds(10));
+        assertThat(inserter().queues().get("default").orElseThrow().rateLimit())
+                .contains(new dev.runnel.RateLimit(3, Duration.ofSeconds(10)));
+        assertThat(claimQueue("default", 5)).isEmpty(); // the plain claim takes nothing from a limited queue
+        assertThat(claimLimited("a", 2)).hasSize(2);
+        clock.advance(Duration.ofSeconds(4));
+        assertThat(claimLimited("b", 5)).hasSize(1);
+        clock.advance(Duration.ofSeconds(5));
+        assertThat(claimLimited("b", 5)).isEmpty();
+        clock.advance(Duration.ofSeconds(1)); // the first two started 10 s ago
+        assertThat(claimLimited("b", 5)).hasSize(2);
+        inserter().queues().clearRateLimit("default");
+        assertThat(claimLimited("b", 5)).hasSize(5);
+        assertThatThrownBy(() -> inserter().queues().setRateLimit("default", 0, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rate limit jobs must be between 1");
+        assertThatThrownBy(() -> inserter().queues().setRateLimit("default", 5, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rate limit period must be at least 1ms");
+        assertThatThrownBy(() -> inserter().queues().setRateLimit("nope", 5, Duration.ofSeconds(1)))
+                .isInstanceOf(NotFoundException.class);
+    }
+
+    @Test
     void badLimitsAreRefusedWhenConfigured() {
         assertThatThrownBy(() -> client().globalLimit("default", 3)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("globalLimit needs queue default configured first");
         assertThatThrownBy(() -> client().queue("default", 5, Runnel.Delivery.AT_MOST_ONCE).globalLimit("default", 3))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least once");
+        assertThatThrownBy(() -> client().rateLimit("default", 3, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rateLimit needs queue default");
         assertThatThrownBy(() -> client().queue("default", 5).globalLimit("default", 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("globalLimit of queue default must be at least 1, was 0");

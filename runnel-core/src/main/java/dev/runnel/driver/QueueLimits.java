@@ -1,0 +1,51 @@
+package dev.runnel.driver;
+
+import dev.runnel.RateLimit;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * A queue's limits as both drivers read and keep them: the columns of {@code runnel_queue}, and
+ * the arithmetic of a rate limit over the start times the queue keeps (its last {@code jobs}
+ * starts, in microseconds, oldest first). Internal SPI.
+ */
+public final class QueueLimits {
+    private QueueLimits() {}
+
+    /** Column {@code column} as an optional int. */
+    public static OptionalInt optionalInt(ResultSet rs, int column) throws SQLException {
+        int value = rs.getInt(column);
+        return rs.wasNull() ? OptionalInt.empty() : OptionalInt.of(value);
+    }
+
+    /** The rate limit in columns {@code jobsColumn} and {@code jobsColumn + 1} (its period in microseconds). */
+    public static Optional<RateLimit> rateLimit(ResultSet rs, int jobsColumn) throws SQLException {
+        int jobs = rs.getInt(jobsColumn);
+        if (rs.wasNull()) {
+            return Optional.empty();
+        }
+        return Optional.of(new RateLimit(jobs, java.time.Duration.ofNanos(rs.getLong(jobsColumn + 1) * 1_000)));
+    }
+
+    /** How many more jobs may start at {@code now} under {@code rate}, given the kept {@code starts}. */
+    public static int rateRoom(RateLimit rate, long[] starts, long nowMicros) {
+        long since = nowMicros - rate.periodMicros();
+        int recent = 0;
+        for (long start : starts) {
+            if (start > since) {
+                recent++;
+            }
+        }
+        return Math.max(0, rate.jobs() - recent);
+    }
+
+    /** The starts to keep after {@code started} more jobs started at {@code now}: the last {@code rate.jobs()}. */
+    public static long[] afterStarting(RateLimit rate, long[] starts, long nowMicros, int started) {
+        long[] all = Arrays.copyOf(starts, starts.length + started);
+        Arrays.fill(all, starts.length, all.length, nowMicros);
+        return all.length <= rate.jobs() ? all : Arrays.copyOfRange(all, all.length - rate.jobs(), all.length);
+    }
+}
