@@ -12,9 +12,10 @@ import java.util.OptionalInt;
  * @param metadata a JSON object
  * @param globalLimit the most of its jobs running at once across all clients, if limited
  * @param rateLimit the most of its jobs started per period across all clients, if limited
+ * @param keyLimit the most of its jobs running at once per key, if limited
  */
 public record QueueRow(String name, Instant createdAt, Instant updatedAt, Optional<Instant> pausedAt, String metadata,
-        OptionalInt globalLimit, Optional<RateLimit> rateLimit) {
+        OptionalInt globalLimit, Optional<RateLimit> rateLimit, Optional<KeyLimit> keyLimit) {
     /** Whether it is paused: no client claims its jobs until it is resumed. */
     public boolean paused() {
         return pausedAt.isPresent();
@@ -22,6 +23,6 @@ public record QueueRow(String name, Instant createdAt, Instant updatedAt, Option
 
     /** Whether it has a limit that its claims must keep to. */
     public boolean limited() {
-        return globalLimit.isPresent() || rateLimit.isPresent();
+        return globalLimit.isPresent() || rateLimit.isPresent() || keyLimit.isPresent();
     }
 }

@@ -100,6 +100,30 @@ public final class Queues {
         wake.accept(name);
     }
 
+    /**
+     * Lets at most {@code limit.limit()} jobs of queue {@code name} run at once per key (see
+     * {@link KeyLimit}), the keys taking turns, from each client's next claim on. The queue's
+     * waiting jobs get their keys now; jobs inserted from now on get theirs as they are inserted.
+     * Throws {@link NotFoundException} when there is no such queue.
+     */
+    public void setKeyLimit(String name, KeyLimit limit) {
+        if (limit == null) {
+            throw new IllegalArgumentException("keyLimit must not be null");
+        }
+        if (!driver.queueSetKeyLimit(InsertOptions.validateQueue(name), Optional.of(limit), clock.instant())) {
+            throw notFound(name);
+        }
+        wake.accept(name);
+    }
+
+    /** Lifts queue {@code name}'s per-key limit; throws {@link NotFoundException} when there is no such queue. */
+    public void clearKeyLimit(String name) {
+        if (!driver.queueSetKeyLimit(InsertOptions.validateQueue(name), Optional.empty(), clock.instant())) {
+            throw notFound(name);
+        }
+        wake.accept(name);
+    }
+
     private void setLimit(String name, OptionalInt limit) {
         if (!driver.queueSetGlobalLimit(InsertOptions.validateQueue(name), limit, clock.instant())) {
             throw notFound(name);

@@ -154,6 +154,17 @@ public final class RunnelBuilder {
         return this;
     }
 
+    /**
+     * At most {@code limit.limit()} jobs of queue {@code name}, configured on this builder and at
+     * least once, running at once per key across all clients, the keys taking turns. Stored with
+     * the queue when the client starts; {@link Queues#setKeyLimit} changes it at runtime.
+     */
+    public RunnelBuilder keyLimit(String name, KeyLimit limit) {
+        ClientConfig.QueueConfig queue = limitable(name, "keyLimit");
+        queues.put(name, queue.withKeyLimit(require("keyLimit", limit)));
+        return this;
+    }
+
     private ClientConfig.QueueConfig limitable(String name, String option) {
         ClientConfig.QueueConfig queue = queues.get(InsertOptions.validateQueue(name));
         if (queue == null || queue.atMostOnce()) {

@@ -84,6 +84,12 @@ final class JsonOut {
                 rate.put("jobs", r.jobs());
                 rate.put("period", r.period().toString());
             }, () -> node.putNull("rate_limit"));
+            q.keyLimit().ifPresentOrElse(k -> {
+                ObjectNode perKey = node.putObject("key_limit");
+                perKey.put("source", k.sourceName());
+                perKey.put("field", k.field());
+                perKey.put("limit", k.limit());
+            }, () -> node.putNull("key_limit"));
             time(node, "paused_at", q.pausedAt());
             node.put("created_at", q.createdAt().toString());
             node.put("updated_at", q.updatedAt().toString());

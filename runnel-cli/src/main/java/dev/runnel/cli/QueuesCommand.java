@@ -70,6 +70,7 @@ final class QueuesCommand {
             List<String> parts = new java.util.ArrayList<>();
             q.globalLimit().ifPresent(n -> parts.add(n + " running"));
             q.rateLimit().ifPresent(r -> parts.add(r.jobs() + " per " + DurationConverter.format(r.period())));
+            q.keyLimit().ifPresent(k -> parts.add(k.limit() + " per " + k.sourceName() + "." + k.field()));
             return parts.isEmpty() ? "-" : String.join(", ", parts);
         }
 
@@ -143,7 +144,8 @@ final class QueuesCommand {
 
     @Command(name = "limit", mixinStandardHelpOptions = true,
             description = "Set or lift a queue's limits, for every client from its next claim: at most N of its jobs running"
-                    + " at once (--global), and at most N started per period (--rate N/PERIOD, e.g. 100/1m).")
+                    + " at once (--global), at most N started per period (--rate N/PERIOD, e.g. 100/1m), and at most N"
+                    + " running per key (--per-key N --key args.FIELD or metadata.FIELD), the keys taking turns.")
     static final class Limit implements Callable<Integer> {
         @Mixin
         DatabaseOption database;
@@ -163,6 +165,15 @@ final class QueuesCommand {
         @Option(names = "--no-rate", description = "Lift the rate limit.")
         boolean noRate;
 
+        @Option(names = "--per-key", paramLabel = "N", description = "At most N jobs running at once per key (with --key).")
+        Integer perKey;
+
+        @Option(names = "--key", paramLabel = "SOURCE.FIELD", description = "Where the key is: args.FIELD or metadata.FIELD.")
+        String key;
+
+        @Option(names = "--no-per-key", description = "Lift the per-key limit.")
+        boolean noPerKey;
+
         @Spec
         CommandSpec spec;
 
@@ -171,8 +182,22 @@ final class QueuesCommand {
             if ((global != null && noGlobal) || (rate != null && noRate)) {
                 throw new IllegalArgumentException("--global and --no-global (or --rate and --no-rate) contradict each other");
             }
-            if (global == null && !noGlobal && rate == null && !noRate) {
-                throw new IllegalArgumentException("say what to change: --global N, --no-global, --rate N/PERIOD or --no-rate");
+            if (global == null && !noGlobal && rate == null && !noRate && perKey == null && !noPerKey) {
+                throw new IllegalArgumentException("say what to change: --global N, --no-global, --rate N/PERIOD, --no-rate,"
+                        + " --per-key N --key SOURCE.FIELD or --no-per-key");
+            }
+            dev.runnel.KeyLimit keyLimit = null;
+            if ((perKey != null) != (key != null) || (perKey != null && noPerKey)) {
+                throw new IllegalArgumentException("--per-key N goes with --key SOURCE.FIELD, and neither with --no-per-key");
+            }
+            if (perKey != null) {
+                int dot = key.indexOf('.');
+                String source = dot < 0 ? "" : key.substring(0, dot);
+                if (!source.equals("args") && !source.equals("metadata")) {
+                    throw new IllegalArgumentException("--key must be args.FIELD or metadata.FIELD, was " + key);
+                }
+                keyLimit = new dev.runnel.KeyLimit(source.equals("args") ? dev.runnel.KeyLimit.Source.ARGS
+                        : dev.runnel.KeyLimit.Source.METADATA, key.substring(dot + 1), perKey);
             }
             if (global != null) {
                 Flags.atLeast("--global", global, 1);
@@ -208,6 +233,11 @@ final class QueuesCommand {
                     queues.setRateLimit(queue, rateJobs, ratePeriod);
                 } else if (noRate) {
                     queues.clearRateLimit(queue);
+                }
+                if (keyLimit != null) {
+                    queues.setKeyLimit(queue, keyLimit);
+                } else if (noPerKey) {
+                    queues.clearKeyLimit(queue);
                 }
                 out.println("queues: " + queue + " limits: " + ListQueues.limits(queues.get(queue).orElseThrow()));
             }

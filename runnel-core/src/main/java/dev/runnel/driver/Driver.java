@@ -3,6 +3,7 @@ package dev.runnel.driver;
 import dev.runnel.ClientRow;
 import dev.runnel.InsertResult;
 import dev.runnel.JobCount;
+import dev.runnel.KeyLimit;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
@@ -211,6 +212,18 @@ public interface Driver extends AutoCloseable {
      * there is no such queue.
      */
     boolean queueSetRateLimit(String queue, Optional<RateLimit> limit, Instant now);
+
+    /**
+     * Sets queue {@code queue}'s per-key limit (empty: none), and gives its waiting jobs their
+     * keys. Returns false, changing nothing, when there is no such queue.
+     */
+    boolean queueSetKeyLimit(String queue, Optional<KeyLimit> limit, Instant now);
+
+    /**
+     * Gives their keys to the waiting jobs without one of the queues whose per-key limit was set
+     * after {@code since}; returns how many.
+     */
+    int queueKeyStragglers(Instant since);
     // ---- periodic jobs ----
 
     /**

@@ -1,5 +1,6 @@
 package dev.runnel.driver;
 
+import dev.runnel.KeyLimit;
 import dev.runnel.RateLimit;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -28,6 +29,16 @@ public final class QueueLimits {
             return Optional.empty();
         }
         return Optional.of(new RateLimit(jobs, java.time.Duration.ofNanos(rs.getLong(jobsColumn + 1) * 1_000)));
+    }
+
+    /** The per-key limit in columns {@code sourceColumn} (source), +1 (field) and +2 (limit). */
+    public static Optional<KeyLimit> keyLimit(ResultSet rs, int sourceColumn) throws SQLException {
+        String source = rs.getString(sourceColumn);
+        if (source == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new KeyLimit(source.equals("args") ? KeyLimit.Source.ARGS : KeyLimit.Source.METADATA,
+                rs.getString(sourceColumn + 1), rs.getInt(sourceColumn + 2)));
     }
 
     /** How many more jobs may start at {@code now} under {@code rate}, given the kept {@code starts}. */

@@ -1,5 +1,6 @@
 package dev.runnel.internal;
 
+import dev.runnel.KeyLimit;
 import dev.runnel.RateLimit;
 import dev.runnel.JobListener;
 import dev.runnel.JobState;
@@ -50,25 +51,31 @@ public record ClientConfig(
      * not, and, when given, at most {@code globalLimit} running and {@code rateLimit} started per
      * period across all clients.
      */
-    public record QueueConfig(int maxWorkers, boolean atMostOnce, OptionalInt globalLimit, Optional<RateLimit> rateLimit) {
+    public record QueueConfig(int maxWorkers, boolean atMostOnce, OptionalInt globalLimit, Optional<RateLimit> rateLimit,
+            Optional<KeyLimit> keyLimit) {
         /** A queue without limits. */
         public QueueConfig(int maxWorkers, boolean atMostOnce) {
-            this(maxWorkers, atMostOnce, OptionalInt.empty(), Optional.empty());
+            this(maxWorkers, atMostOnce, OptionalInt.empty(), Optional.empty(), Optional.empty());
         }
 
         /** This queue with a global limit. */
         public QueueConfig withGlobalLimit(int limit) {
-            return new QueueConfig(maxWorkers, atMostOnce, OptionalInt.of(limit), rateLimit);
+            return new QueueConfig(maxWorkers, atMostOnce, OptionalInt.of(limit), rateLimit, keyLimit);
         }
 
         /** This queue with a rate limit. */
         public QueueConfig withRateLimit(RateLimit limit) {
-            return new QueueConfig(maxWorkers, atMostOnce, globalLimit, Optional.of(limit));
+            return new QueueConfig(maxWorkers, atMostOnce, globalLimit, Optional.of(limit), keyLimit);
+        }
+
+        /** This queue with a per-key limit. */
+        public QueueConfig withKeyLimit(KeyLimit limit) {
+            return new QueueConfig(maxWorkers, atMostOnce, globalLimit, rateLimit, Optional.of(limit));
         }
 
         /** Whether its claims keep to a limit. */
         public boolean limited() {
-            return globalLimit.isPresent() || rateLimit.isPresent();
+            return globalLimit.isPresent() || rateLimit.isPresent() || keyLimit.isPresent();
         }
     }
 

@@ -75,6 +75,9 @@ public final class ClientRuntime {
             if (q.rateLimit().isPresent()) {
                 driver.queueSetRateLimit(queue, q.rateLimit(), config.clock().instant());
             }
+            if (q.keyLimit().isPresent()) {
+                driver.queueSetKeyLimit(queue, q.keyLimit(), config.clock().instant());
+            }
         });
         declarePeriodicJobs();
         heartbeat.start();

@@ -4,6 +4,7 @@ import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobScheduleParams;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * Makes scheduled and retryable jobs available once they are due, in bounded batches, and wakes
@@ -26,8 +27,22 @@ public final class Scheduler extends MaintenanceTicker {
         this.onScheduled = onScheduled;
     }
 
+    /**
+     * How long after a per-key limit is set the scheduler keeps looking for waiting jobs of its
+     * queue without a key (inserted in a transaction that was open when it was set), and how often.
+     */
+    static final Duration KEY_STRAGGLERS_FOR = Duration.ofMinutes(10);
+    static final Duration KEY_STRAGGLERS_EVERY = Duration.ofMinutes(1);
+
+    private Instant lastStragglerSweep = Instant.EPOCH;
+
     @Override
     protected boolean maintain() {
+        Instant now = clock.instant();
+        if (Duration.between(lastStragglerSweep, now).compareTo(KEY_STRAGGLERS_EVERY) >= 0) {
+            lastStragglerSweep = now;
+            driver.queueKeyStragglers(now.minus(KEY_STRAGGLERS_FOR));
+        }
         int moved = driver.jobScheduleDue(new JobScheduleParams(clock.instant(), BATCH));
         if (moved > 0) {
             onScheduled.run();

@@ -2,6 +2,7 @@ package dev.runnel.postgres;
 
 import dev.runnel.ClientRow;
 import dev.runnel.LeaderRow;
+import dev.runnel.KeyLimit;
 import dev.runnel.QueueRow;
 import dev.runnel.RateLimit;
 import dev.runnel.driver.ClientDeleteParams;
@@ -26,7 +27,8 @@ import java.util.Set;
 final class PostgresCluster {
     private static final Set<String> STATEMENTS = Set.of("ClientHeartbeat", "ClientStop", "ClientList",
             "ClientListDead", "ClientMarkRescued", "ClientDeleteExpired", "LeaderAttemptElect", "LeaderResign",
-            "LeaderGet", "QueueRegister", "QueueList", "QueuePause", "QueueResume", "QueueSetGlobalLimit", "QueueSetRateLimit");
+            "LeaderGet", "QueueRegister", "QueueList", "QueuePause", "QueueResume", "QueueSetGlobalLimit", "QueueSetRateLimit", "QueueSetKeyLimit",
+            "QueueKeyWaiting", "QueueKeyStragglers");
 
     private final PostgresSchema schema;
     private final PostgresConnections connections;
@@ -172,7 +174,7 @@ final class PostgresCluster {
                 while (rs.next()) {
                     queues.add(new QueueRow(rs.getString(1), PostgresRows.instant(rs, 2), PostgresRows.instant(rs, 3),
                             Optional.ofNullable(PostgresRows.instant(rs, 4)), rs.getString(5), QueueLimits.optionalInt(rs, 6),
-                            QueueLimits.rateLimit(rs, 7)));
+                            QueueLimits.rateLimit(rs, 7), QueueLimits.keyLimit(rs, 9)));
                 }
                 return queues;
             }
@@ -213,6 +215,43 @@ final class PostgresCluster {
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next();
                 }
+            }
+        });
+    }
+
+    boolean setKeyLimit(String queue, Optional<KeyLimit> limit, Instant now) {
+        return connections.transaction("setting a queue's per-key limit", c -> {
+            boolean found;
+            try (PreparedStatement ps = c.prepareStatement(sql.get("QueueSetKeyLimit"))) {
+                ps.setString(1, limit.map(KeyLimit::sourceName).orElse(null));
+                ps.setString(2, limit.map(KeyLimit::field).orElse(null));
+                if (limit.isPresent()) {
+                    ps.setInt(3, limit.get().limit());
+                } else {
+                    ps.setNull(3, Types.INTEGER);
+                }
+                ps.setObject(4, PostgresJobs.timestamp(now));
+                ps.setObject(5, PostgresJobs.timestamp(now));
+                ps.setString(6, queue);
+                try (ResultSet rs = ps.executeQuery()) {
+                    found = rs.next();
+                }
+            }
+            if (found && limit.isPresent()) {
+                try (PreparedStatement ps = c.prepareStatement(sql.get("QueueKeyWaiting"))) {
+                    ps.setString(1, queue);
+                    ps.executeUpdate();
+                }
+            }
+            return found;
+        });
+    }
+
+    int keyStragglers(Instant since) {
+        return connections.run("giving late jobs their keys", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("QueueKeyStragglers"))) {
+                ps.setObject(1, PostgresJobs.timestamp(since));
+                return ps.executeUpdate();
             }
         });
     }

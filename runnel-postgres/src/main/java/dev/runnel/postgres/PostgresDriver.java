@@ -8,6 +8,7 @@ import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
 import dev.runnel.PeriodicRow;
+import dev.runnel.KeyLimit;
 import dev.runnel.QueueRow;
 import dev.runnel.RateLimit;
 import dev.runnel.driver.ClientDeleteParams;
@@ -384,6 +385,16 @@ public final class PostgresDriver implements Driver {
     @Override
     public boolean queueSetRateLimit(String queue, Optional<RateLimit> limit, Instant now) {
         return cluster.setRateLimit(queue, limit, now);
+    }
+
+    @Override
+    public boolean queueSetKeyLimit(String queue, Optional<KeyLimit> limit, Instant now) {
+        return cluster.setKeyLimit(queue, limit, now);
+    }
+
+    @Override
+    public int queueKeyStragglers(Instant since) {
+        return cluster.keyStragglers(since);
     }
 
     // ---- periodic jobs ----

@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -40,7 +41,7 @@ import java.util.Set;
  * travel as arrays (primitive ones where the values cannot be null) expanded by {@code unnest}.
  */
 final class PostgresJobs {
-    private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUnique", "JobClaim", "JobClaimLimitLock", "JobClaimLimited", "QueueRateStarted", "JobClaimAtMostOnce", "JobClaimRecover",
+    private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUnique", "JobClaim", "JobClaimLimitLock", "JobClaimLimited", "JobClaimKeyed", "QueueRateStarted", "JobClaimAtMostOnce", "JobClaimRecover",
             "JobCompleteMany", "JobSetStateMany", "JobReinsertMany", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobGet", "JobGetMany", "JobList", "JobCountByState");
 
     private final PostgresSchema schema;
@@ -175,12 +176,14 @@ final class PostgresJobs {
         List<JobRow> jobs = connections.transaction("claiming jobs under the queue's limit", c -> {
             Optional<RateLimit> rate = Optional.empty();
             long[] starts = new long[0];
+            OptionalInt keyLimit = OptionalInt.empty();
             try (PreparedStatement lock = c.prepareStatement(sql.get("JobClaimLimitLock"))) {
                 lock.setString(1, params.queue());
                 try (ResultSet rs = lock.executeQuery()) {
                     if (rs.next()) {
                         rate = QueueLimits.rateLimit(rs, 1);
                         starts = longs(rs.getArray(3));
+                        keyLimit = QueueLimits.optionalInt(rs, 4);
                     }
                 }
             }
@@ -189,15 +192,34 @@ final class PostgresJobs {
             if (room == 0) {
                 return new ArrayList<JobRow>();
             }
-            List<JobRow> rows = claimedRows(c, params, "JobClaimLimited", ps -> {
-                ps.setInt(1, room);
-                ps.setInt(2, room);
-                ps.setString(3, params.queue());
-                ps.setString(4, params.queue());
-                ps.setObject(5, now);
-                ps.setObject(6, now);
-                ps.setString(7, params.clientId());
-            });
+            List<JobRow> rows;
+            if (keyLimit.isPresent()) {
+                int perKey = keyLimit.getAsInt();
+                rows = claimedRows(c, params, "JobClaimKeyed", ps -> {
+                    ps.setString(1, params.queue());
+                    ps.setString(2, params.queue());
+                    ps.setString(3, params.queue());
+                    ps.setInt(4, room);
+                    ps.setInt(5, room);
+                    ps.setString(6, params.queue());
+                    ps.setString(7, params.queue());
+                    ps.setObject(8, now);
+                    ps.setInt(9, perKey);
+                    ps.setInt(10, perKey);
+                    ps.setObject(11, now);
+                    ps.setString(12, params.clientId());
+                });
+            } else {
+                rows = claimedRows(c, params, "JobClaimLimited", ps -> {
+                    ps.setInt(1, room);
+                    ps.setInt(2, room);
+                    ps.setString(3, params.queue());
+                    ps.setString(4, params.queue());
+                    ps.setObject(5, now);
+                    ps.setObject(6, now);
+                    ps.setString(7, params.clientId());
+                });
+            }
             if (rate.isPresent() && !rows.isEmpty()) {
                 try (PreparedStatement started = c.prepareStatement(sql.get("QueueRateStarted"))) {
                     started.setObject(1, QueueLimits.afterStarting(rate.get(), starts, nowMicros, rows.size()));

@@ -64,7 +64,8 @@ SELECT name, ?, ? FROM unnest(?::text[]) AS q(name)
 ON CONFLICT (name) DO UPDATE SET updated_at = excluded.updated_at;
 
 -- name: QueueList
-SELECT name, created_at, updated_at, paused_at, metadata::text, global_limit, rate_limit, rate_period_us
+SELECT name, created_at, updated_at, paused_at, metadata::text, global_limit, rate_limit, rate_period_us,
+       key_source, key_field, key_limit
 FROM {schema}.runnel_queue ORDER BY name;
 
 -- name: QueuePause
@@ -105,3 +106,29 @@ SELECT name FROM q;
 -- times kept so far stay, so that a changed rate counts the jobs started under the old one.
 -- Returns the queue's name when it exists.
 UPDATE {schema}.runnel_queue SET rate_limit = ?, rate_period_us = ?, updated_at = ? WHERE name = ? RETURNING name;
+
+-- name: QueueSetKeyLimit
+-- Sets queue ?6's per-key limit: ?1 source, ?2 field, ?3 limit (all null: none); ?4 ?5 now.
+-- Returns its name when it exists.
+UPDATE {schema}.runnel_queue SET key_source = ?, key_field = ?, key_limit = ?, key_set_at = ?, updated_at = ?
+WHERE name = ? RETURNING name;
+
+-- name: QueueKeyWaiting
+-- Gives the waiting jobs of queue ?1 that have no key the key its per-key limit names (the
+-- trigger gives it to jobs inserted from now on). Scans the queue's waiting jobs: run when the
+-- limit is set, and again for a while after, for jobs whose insert committed only after it.
+UPDATE {schema}.runnel_job j
+SET limit_key = coalesce(CASE q.key_source WHEN 'args' THEN j.args ->> q.key_field ELSE j.metadata ->> q.key_field END, '')
+FROM {schema}.runnel_queue q
+WHERE q.name = ? AND q.key_limit IS NOT NULL AND j.queue = q.name AND j.limit_key IS NULL
+  AND j.state IN ('available', 'scheduled', 'retryable');
+
+-- name: QueueKeyStragglers
+-- QueueKeyWaiting for every queue whose per-key limit was set since ?1: a job inserted in a
+-- transaction that was open when the limit was set, and committed after it, got no key from the
+-- trigger nor from the limit's own pass. Run by the leader now and then for a while after.
+UPDATE {schema}.runnel_job j
+SET limit_key = coalesce(CASE q.key_source WHEN 'args' THEN j.args ->> q.key_field ELSE j.metadata ->> q.key_field END, '')
+FROM {schema}.runnel_queue q
+WHERE q.key_limit IS NOT NULL AND q.key_set_at > ? AND j.queue = q.name AND j.limit_key IS NULL
+  AND j.state IN ('available', 'scheduled', 'retryable');

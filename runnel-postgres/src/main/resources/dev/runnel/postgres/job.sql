@@ -100,7 +100,8 @@ WITH locked AS MATERIALIZED (
             WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
               AND (priority, scheduled_at, id) > (?, ?, ?)
               AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = ?
-                              AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL OR q.rate_limit IS NOT NULL))
+                              AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL OR q.rate_limit IS NOT NULL
+                                   OR q.key_limit IS NOT NULL))
             ORDER BY priority, scheduled_at, id
             LIMIT ?
             FOR UPDATE SKIP LOCKED) AS ahead
@@ -110,7 +111,8 @@ WITH locked AS MATERIALIZED (
             WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
               AND (priority, scheduled_at, id) <= (?, ?, ?)
               AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = ?
-                              AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL OR q.rate_limit IS NOT NULL))
+                              AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL OR q.rate_limit IS NOT NULL
+                                   OR q.key_limit IS NOT NULL))
             ORDER BY priority, scheduled_at, id
             LIMIT ?
             FOR UPDATE SKIP LOCKED) AS behind
@@ -135,7 +137,7 @@ RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempt
 -- from the snapshot the statement began with, before the lock was granted, and two claims could
 -- both fill the same free slots.) It returns the rate limit and the start times kept for it, from
 -- which the caller works out how many may start now (QueueLimits). ?1 queue.
-SELECT rate_limit, rate_period_us, rate_starts FROM {schema}.runnel_queue WHERE name = ? FOR UPDATE;
+SELECT rate_limit, rate_period_us, rate_starts, key_limit FROM {schema}.runnel_queue WHERE name = ? FOR UPDATE;
 
 -- name: QueueRateStarted
 -- The start times a rate-limited queue keeps, after a claim under its lock started jobs. ?1 the
@@ -169,6 +171,66 @@ SET state = 'running',
     attempted_at = ?,
     attempted_by = array_append(j.attempted_by[greatest(cardinality(j.attempted_by) - 98, 1):], ?),
     limit_key = ''
+WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
+RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
+          j.scheduled_at, j.errors::text[], j.metadata, j.tags;
+
+-- name: JobClaimKeyed
+-- A claim under the queue's per-key limit (and its global limit, if any), after JobClaimLimitLock
+-- in the same transaction. The keys with waiting jobs are found one index probe each (a skip scan
+-- of runnel_job_fetch_keyed); each key offers its first jobs, up to the per-key limit less its
+-- running jobs; and the keys take turns: every key's first job, then every key's second, each
+-- turn by priority and time, so a key with a million jobs waiting does not hold up the others.
+-- ?1 ?2 queue, ?3 queue, ?4 ?5 batch size, ?6 queue, ?7 queue, ?8 now, ?9 key limit, ?10 key
+-- limit, ?11 now, ?12 client id.
+WITH RECURSIVE keys AS (
+    (SELECT limit_key FROM {schema}.runnel_job
+     WHERE state = 'available' AND limit_key IS NOT NULL AND queue = ?
+     ORDER BY limit_key LIMIT 1)
+    UNION ALL
+    SELECT (SELECT j.limit_key FROM {schema}.runnel_job j
+            WHERE j.state = 'available' AND j.limit_key IS NOT NULL AND j.queue = ? AND j.limit_key > k.limit_key
+            ORDER BY j.limit_key LIMIT 1)
+    FROM keys k WHERE k.limit_key IS NOT NULL
+),
+running AS MATERIALIZED (
+    SELECT limit_key, count(*) AS n FROM {schema}.runnel_job
+    WHERE state = 'running' AND limit_key IS NOT NULL AND queue = ?
+    GROUP BY limit_key
+),
+room AS MATERIALIZED (
+    SELECT greatest(0, least(?, coalesce(q.global_limit - (SELECT coalesce(sum(n), 0) FROM running), ?))) AS n
+    FROM {schema}.runnel_queue q WHERE q.name = ? AND q.paused_at IS NULL
+),
+offered AS MATERIALIZED (
+    SELECT c.id, c.priority, c.scheduled_at, c.turn, coalesce(r.n, 0) AS busy
+    FROM keys k
+    CROSS JOIN LATERAL (
+        SELECT j.id, j.priority, j.scheduled_at,
+               row_number() OVER (ORDER BY j.priority, j.scheduled_at, j.id) AS turn
+        FROM {schema}.runnel_job j
+        WHERE j.state = 'available' AND j.queue = ? AND j.limit_key = k.limit_key AND j.scheduled_at <= ?
+        ORDER BY j.priority, j.scheduled_at, j.id
+        LIMIT ?) c
+    LEFT JOIN running r ON r.limit_key = k.limit_key
+    WHERE k.limit_key IS NOT NULL
+),
+picked AS MATERIALIZED (
+    SELECT id FROM offered
+    WHERE turn <= ? - busy
+    ORDER BY turn, priority, scheduled_at, id
+    LIMIT (SELECT coalesce(max(n), 0) FROM room)
+),
+locked AS MATERIALIZED (
+    SELECT id FROM {schema}.runnel_job
+    WHERE id = ANY (ARRAY(SELECT id FROM picked)) AND state = 'available'
+    FOR UPDATE SKIP LOCKED
+)
+UPDATE {schema}.runnel_job j
+SET state = 'running',
+    attempt = j.attempt + 1,
+    attempted_at = ?,
+    attempted_by = array_append(j.attempted_by[greatest(cardinality(j.attempted_by) - 98, 1):], ?)
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
 RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
           j.scheduled_at, j.errors::text[], j.metadata, j.tags;

@@ -2,6 +2,7 @@ package dev.runnel.sqlite;
 
 import dev.runnel.ClientRow;
 import dev.runnel.LeaderRow;
+import dev.runnel.KeyLimit;
 import dev.runnel.QueueRow;
 import dev.runnel.RateLimit;
 import dev.runnel.driver.ClientDeleteParams;
@@ -29,7 +30,8 @@ final class SqliteCluster {
     private static final Set<String> STATEMENTS = Set.of("ClientHeartbeat", "ClientStop", "ClientList",
             "ClientListDead", "ClientMarkRescued", "ClientDeleteExpired", "LeaderAttemptElect", "LeaderResign",
             "LeaderGet", "QueueRegister", "QueueList", "QueuePause", "QueueResume", "QueueSetGlobalLimit",
-            "QueueMarkRunningLimited", "QueueSetRateLimit");
+            "QueueMarkRunningLimited", "QueueSetRateLimit", "QueueSetKeyLimit",
+            "QueueKeyWaiting", "QueueKeyStragglers");
 
     private final SqliteConnections connections;
     private final SqlFile sql;
@@ -164,7 +166,7 @@ final class SqliteCluster {
                     Optional<Instant> pausedAt = rs.wasNull() ? Optional.empty() : Optional.of(Times.fromMicros(paused));
                     queues.add(new QueueRow(rs.getString(1), Times.fromMicros(rs.getLong(2)),
                             Times.fromMicros(rs.getLong(3)), pausedAt, rs.getString(5), QueueLimits.optionalInt(rs, 6),
-                            QueueLimits.rateLimit(rs, 7)));
+                            QueueLimits.rateLimit(rs, 7), QueueLimits.keyLimit(rs, 9)));
                 }
             }
             return queues;
@@ -209,6 +211,39 @@ final class SqliteCluster {
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
             }
+        });
+    }
+
+    boolean setKeyLimit(String queue, Optional<KeyLimit> limit, Instant now) {
+        return connections.writeTransaction(s -> {
+            PreparedStatement ps = s.prepare(sql.get("QueueSetKeyLimit"));
+            ps.setString(1, limit.map(KeyLimit::sourceName).orElse(null));
+            ps.setString(2, limit.map(KeyLimit::field).orElse(null));
+            if (limit.isPresent()) {
+                ps.setInt(3, limit.get().limit());
+            } else {
+                ps.setNull(3, Types.INTEGER);
+            }
+            ps.setLong(4, Times.toMicros(now));
+            ps.setString(5, queue);
+            boolean found;
+            try (ResultSet rs = ps.executeQuery()) {
+                found = rs.next();
+            }
+            if (found && limit.isPresent()) {
+                PreparedStatement waiting = s.prepare(sql.get("QueueKeyWaiting"));
+                waiting.setString(1, queue);
+                waiting.executeUpdate();
+            }
+            return found;
+        });
+    }
+
+    int keyStragglers(Instant since) {
+        return connections.write(s -> {
+            PreparedStatement ps = s.prepare(sql.get("QueueKeyStragglers"));
+            ps.setLong(1, Times.toMicros(since));
+            return ps.executeUpdate();
         });
     }
 

@@ -8,6 +8,7 @@ import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.LeaderRow;
 import dev.runnel.PeriodicRow;
+import dev.runnel.KeyLimit;
 import dev.runnel.QueueRow;
 import dev.runnel.RateLimit;
 import dev.runnel.driver.ClientDeleteParams;
@@ -66,7 +67,7 @@ public final class SqliteDriver implements Driver {
     public static final int DEFAULT_READERS = 2;
 
     private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUniform", "JobInsertReturning", "JobUniqueHolder", "LastInsertId",
-            "JobClaim", "JobClaimLimited", "QueueRateRead", "QueueRateStarted", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobIdRange", "JobCreatedAtFrom", "JobGet", "JobGetMany", "JobList", "JobCountByState");
+            "JobClaim", "JobClaimLimited", "JobClaimKeyed", "QueueRateRead", "QueueRateStarted", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobIdRange", "JobCreatedAtFrom", "JobGet", "JobGetMany", "JobList", "JobCountByState");
 
     private final SqlFile sql;
     private final List<Migration> migrations;
@@ -207,23 +208,28 @@ public final class SqliteDriver implements Driver {
     private List<JobRow> claimLimited(SqliteConnections.Session s, JobClaimParams params, long now) throws SQLException {
         Optional<RateLimit> rate = Optional.empty();
         long[] starts = new long[0];
+        OptionalInt keyLimit = OptionalInt.empty();
         PreparedStatement read = s.prepare(sql.get("QueueRateRead"));
         read.setString(1, params.queue());
         try (ResultSet rs = read.executeQuery()) {
             if (rs.next()) {
                 rate = QueueLimits.rateLimit(rs, 1);
                 starts = SqliteBatch.decodeLongs(rs.getString(3));
+                keyLimit = QueueLimits.optionalInt(rs, 4);
             }
         }
         int room = rate.isPresent() ? Math.min(params.max(), QueueLimits.rateRoom(rate.get(), starts, now)) : params.max();
         if (room == 0) {
             return new ArrayList<>();
         }
-        PreparedStatement claim = s.prepare(sql.get("JobClaimLimited"));
+        PreparedStatement claim = s.prepare(sql.get(keyLimit.isPresent() ? "JobClaimKeyed" : "JobClaimLimited"));
         claim.setLong(1, now);
         claim.setString(2, params.clientId());
         claim.setString(3, params.queue());
         claim.setInt(4, room);
+        if (keyLimit.isPresent()) {
+            claim.setInt(5, keyLimit.getAsInt());
+        }
         List<JobRow> rows = claimed(claim, params);
         if (rate.isPresent() && !rows.isEmpty()) {
             PreparedStatement started = s.prepare(sql.get("QueueRateStarted"));
@@ -465,6 +471,16 @@ public final class SqliteDriver implements Driver {
     @Override
     public boolean queueSetRateLimit(String queue, Optional<RateLimit> limit, Instant now) {
         return cluster.setRateLimit(queue, limit, now);
+    }
+
+    @Override
+    public boolean queueSetKeyLimit(String queue, Optional<KeyLimit> limit, Instant now) {
+        return cluster.setKeyLimit(queue, limit, now);
+    }
+
+    @Override
+    public int queueKeyStragglers(Instant since) {
+        return cluster.keyStragglers(since);
     }
 
     // ---- periodic jobs ----

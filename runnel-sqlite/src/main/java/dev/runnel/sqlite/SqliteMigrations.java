@@ -98,7 +98,9 @@ final class SqliteMigrations {
                 continue;
             }
             current.append(line).append('\n');
-            if (trimmed.endsWith(";")) {
+            // A trigger's body holds statements of its own: it ends at its END.
+            boolean trigger = current.toString().stripLeading().regionMatches(true, 0, "CREATE TRIGGER", 0, 14);
+            if (trigger ? trimmed.equalsIgnoreCase("END;") : trimmed.endsWith(";")) {
                 out.add(current.toString());
                 current.setLength(0);
             }

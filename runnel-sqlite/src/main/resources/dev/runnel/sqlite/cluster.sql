@@ -62,7 +62,8 @@ SELECT value, ?2, ?2 FROM json_each(?1) WHERE true
 ON CONFLICT (name) DO UPDATE SET updated_at = excluded.updated_at;
 
 -- name: QueueList
-SELECT name, created_at, updated_at, paused_at, metadata, global_limit, rate_limit, rate_period_us
+SELECT name, created_at, updated_at, paused_at, metadata, global_limit, rate_limit, rate_period_us,
+       key_source, key_field, key_limit
 FROM runnel_queue ORDER BY name;
 
 -- name: QueuePause
@@ -91,3 +92,30 @@ UPDATE runnel_job SET limit_key = '' WHERE state = 'running' AND limit_key IS NU
 -- Sets queue ?4's rate limit to ?1 jobs per ?2 microseconds (both null: none); ?3 now. Returns
 -- its name when it exists.
 UPDATE runnel_queue SET rate_limit = ?1, rate_period_us = ?2, updated_at = ?3 WHERE name = ?4 RETURNING name;
+
+-- name: QueueSetKeyLimit
+-- Sets queue ?5's per-key limit: ?1 source, ?2 field, ?3 limit (all null: none); ?4 now. Returns
+-- its name when it exists.
+UPDATE runnel_queue SET key_source = ?1, key_field = ?2, key_limit = ?3, key_set_at = ?4, updated_at = ?4
+WHERE name = ?5 RETURNING name;
+
+-- name: QueueKeyWaiting
+-- Gives the waiting jobs of queue ?1 that have no key the key its per-key limit names (the
+-- trigger gives it to jobs inserted from now on). Scans the queue's waiting jobs: run when the
+-- limit is set.
+UPDATE runnel_job
+SET limit_key = coalesce((SELECT CASE q.key_source WHEN 'args' THEN json_extract(runnel_job.args, '$.' || q.key_field)
+                                                   ELSE json_extract(runnel_job.metadata, '$.' || q.key_field) END
+                          FROM runnel_queue q WHERE q.name = ?1), '')
+WHERE queue = ?1 AND limit_key IS NULL AND state IN ('available', 'scheduled', 'retryable')
+  AND (SELECT key_limit FROM runnel_queue WHERE name = ?1) IS NOT NULL;
+
+-- name: QueueKeyStragglers
+-- QueueKeyWaiting for every queue whose per-key limit was set since ?1 (a job inserted in a
+-- transaction open when the limit was set got no key). Run by the leader for a while after.
+UPDATE runnel_job
+SET limit_key = coalesce((SELECT CASE q.key_source WHEN 'args' THEN json_extract(runnel_job.args, '$.' || q.key_field)
+                                                   ELSE json_extract(runnel_job.metadata, '$.' || q.key_field) END
+                          FROM runnel_queue q WHERE q.name = runnel_job.queue), '')
+WHERE limit_key IS NULL AND state IN ('available', 'scheduled', 'retryable')
+  AND queue IN (SELECT name FROM runnel_queue WHERE key_limit IS NOT NULL AND key_set_at > ?1);

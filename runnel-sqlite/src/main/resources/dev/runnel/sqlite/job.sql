@@ -63,7 +63,8 @@ WHERE id IN (
     SELECT id FROM runnel_job
     WHERE state = 'available' AND queue = ?3 AND scheduled_at <= ?1
       AND NOT EXISTS (SELECT 1 FROM runnel_queue q WHERE q.name = ?3
-                      AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL OR q.rate_limit IS NOT NULL))
+                      AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL OR q.rate_limit IS NOT NULL
+                           OR q.key_limit IS NOT NULL))
     ORDER BY priority, scheduled_at, id
     LIMIT ?4)
 RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
@@ -93,10 +94,54 @@ WHERE id IN (
 RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
           errors, metadata, tags;
 
+-- name: JobClaimKeyed
+-- A claim under the queue's per-key limit (and its global limit, if any), in the limited claim's
+-- write transaction. The keys with waiting jobs are found one index probe each (a skip scan of
+-- runnel_job_fetch_keyed); each key offers its first jobs, up to the per-key limit less its
+-- running jobs; and the keys take turns: every key's first job, then every key's second, each
+-- turn by priority and time. ?1 now, ?2 client id, ?3 queue, ?4 batch size, ?5 key limit.
+WITH RECURSIVE keys(k) AS (
+    SELECT (SELECT limit_key FROM runnel_job
+            WHERE state = 'available' AND limit_key IS NOT NULL AND queue = ?3 ORDER BY limit_key LIMIT 1)
+    UNION ALL
+    SELECT (SELECT limit_key FROM runnel_job
+            WHERE state = 'available' AND limit_key IS NOT NULL AND queue = ?3 AND limit_key > keys.k
+            ORDER BY limit_key LIMIT 1)
+    FROM keys WHERE keys.k IS NOT NULL
+),
+running AS (
+    SELECT limit_key, count(*) AS n FROM runnel_job
+    WHERE state = 'running' AND limit_key IS NOT NULL AND queue = ?3
+    GROUP BY limit_key
+),
+offered AS (
+    SELECT j.id, j.priority, j.scheduled_at, j.limit_key,
+           row_number() OVER (PARTITION BY j.limit_key ORDER BY j.priority, j.scheduled_at, j.id) AS turn
+    FROM keys JOIN runnel_job j ON j.id IN (
+        SELECT c.id FROM runnel_job c
+        WHERE c.state = 'available' AND c.queue = ?3 AND c.limit_key = keys.k AND c.scheduled_at <= ?1
+        ORDER BY c.priority, c.scheduled_at, c.id LIMIT ?5)
+    WHERE keys.k IS NOT NULL
+)
+UPDATE runnel_job
+SET state = 'running',
+    attempt = attempt + 1,
+    attempted_at = ?1,
+    attempted_by = json_insert(CASE WHEN json_array_length(attempted_by) >= 100 THEN json_remove(attempted_by, '$[0]')
+                                    ELSE coalesce(attempted_by, '[]') END, '$[#]', ?2)
+WHERE id IN (
+    SELECT o.id FROM offered o LEFT JOIN running r ON r.limit_key = o.limit_key
+    WHERE o.turn <= ?5 - coalesce(r.n, 0)
+    ORDER BY o.turn, o.priority, o.scheduled_at, o.id
+    LIMIT coalesce((SELECT max(0, min(?4, coalesce(q.global_limit - (SELECT coalesce(sum(n), 0) FROM running), ?4)))
+                    FROM runnel_queue q WHERE q.name = ?3 AND q.paused_at IS NULL), 0))
+RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
+          errors, metadata, tags;
+
 -- name: QueueRateRead
 -- The rate limit of queue ?1 and the start times kept for it (a JSON array), read by the limited
 -- claim in its write transaction.
-SELECT rate_limit, rate_period_us, rate_starts FROM runnel_queue WHERE name = ?1;
+SELECT rate_limit, rate_period_us, rate_starts, key_limit FROM runnel_queue WHERE name = ?1;
 
 -- name: QueueRateStarted
 -- The start times a rate-limited queue keeps, after a limited claim started jobs. ?1 the starts

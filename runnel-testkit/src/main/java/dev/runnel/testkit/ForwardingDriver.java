@@ -7,6 +7,7 @@ import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
 import dev.runnel.PeriodicRow;
+import dev.runnel.KeyLimit;
 import dev.runnel.QueueRow;
 import dev.runnel.RateLimit;
 import dev.runnel.driver.ClientDeleteParams;
@@ -241,6 +242,16 @@ public class ForwardingDriver implements Driver {
     @Override
     public boolean queueSetRateLimit(String queue, Optional<RateLimit> limit, Instant now) {
         return delegate.queueSetRateLimit(queue, limit, now);
+    }
+
+    @Override
+    public boolean queueSetKeyLimit(String queue, Optional<KeyLimit> limit, Instant now) {
+        return delegate.queueSetKeyLimit(queue, limit, now);
+    }
+
+    @Override
+    public int queueKeyStragglers(Instant since) {
+        return delegate.queueKeyStragglers(since);
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
 import dev.runnel.PeriodicRow;
+import dev.runnel.KeyLimit;
 import dev.runnel.QueueRow;
 import dev.runnel.RateLimit;
 import dev.runnel.RunnelConnectException;
@@ -231,6 +232,16 @@ public final class KillableDriver extends ForwardingDriver {
     @Override
     public boolean queueSetRateLimit(String queue, Optional<RateLimit> limit, Instant now) {
         return alive(() -> super.queueSetRateLimit(queue, limit, now));
+    }
+
+    @Override
+    public boolean queueSetKeyLimit(String queue, Optional<KeyLimit> limit, Instant now) {
+        return alive(() -> super.queueSetKeyLimit(queue, limit, now));
+    }
+
+    @Override
+    public int queueKeyStragglers(Instant since) {
+        return alive(() -> super.queueKeyStragglers(since));
     }
 
     @Override

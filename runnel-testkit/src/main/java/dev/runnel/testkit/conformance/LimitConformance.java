@@ -181,6 +181,96 @@ public abstract class LimitConformance extends DriverConformance {
     }
 
     @Test
+    void aPerKeyLimitHoldsForEachOfAHundredKeysAcrossThreeClients() throws Exception {
+        java.util.Map<String, AtomicInteger> runningByKey = new java.util.concurrent.ConcurrentHashMap<>();
+        AtomicInteger worstKey = new AtomicInteger();
+        for (int i = 0; i < 3; i++) {
+            started(client().queue("default", 20).keyLimit("default", dev.runnel.KeyLimit.byArgs("name", 2))
+                    .worker(TestArgs.class, job -> {
+                        AtomicInteger mine = runningByKey.computeIfAbsent(job.args().name(), k -> new AtomicInteger());
+                        worstKey.accumulateAndGet(mine.incrementAndGet(), Math::max);
+                        try {
+                            Thread.sleep(job.args().value());
+                        } finally {
+                            mine.decrementAndGet();
+                            done.incrementAndGet();
+                        }
+                    }));
+        }
+        inserter().insertMany(IntStream.range(0, 400)
+                .mapToObj(i -> InsertRequest.of(new TestArgs("tenant-" + (i % 100), 20))).toList());
+        awaitDone(400);
+        assertThat(worstKey.get()).isBetween(1, 2);
+        assertThat(runningByKey).hasSize(100);
+    }
+
+    @Test
+    void smallTenantsFinishWhileABigTenantsBacklogIsStillWorked() throws Exception {
+        List<String> finished = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Runnel worker = started(client().queue("default", 4).keyLimit("default", dev.runnel.KeyLimit.byArgs("name", 4))
+                .worker(TestArgs.class, job -> {
+                    Thread.sleep(job.args().value());
+                    finished.add(job.args().name());
+                    done.incrementAndGet();
+                }));
+        worker.queues().pause("default");
+        // The big tenant's backlog is older than every small tenant's jobs.
+        insertJobsOf("big", 200);
+        clock.advance(Duration.ofSeconds(1));
+        for (int t = 0; t < 10; t++) {
+            insertJobsOf("small-" + t, 3);
+        }
+        worker.queues().resume("default");
+        awaitDone(230);
+        int lastSmall = 0;
+        for (int i = 0; i < finished.size(); i++) {
+            if (finished.get(i).startsWith("small")) {
+                lastSmall = i;
+            }
+        }
+        long bigBefore = finished.subList(0, lastSmall).stream().filter("big"::equals).count();
+        // Taking turns, the small tenants' 30 jobs are done by about the 60th job, not after the 200 big ones.
+        assertThat(bigBefore).isLessThan(60);
+    }
+
+    private void insertJobsOf(String tenant, int count) {
+        inserter().insertMany(IntStream.range(0, count).mapToObj(i -> InsertRequest.of(new TestArgs(tenant, 5))).toList());
+    }
+
+    @Test
+    void keysComeFromArgsOrMetadataAndTheClaimTakesThemInTurn() {
+        driver.queueRegister(List.of("default", "meta"), clock.instant());
+        insertJobsOf("old", 1);
+        assertThat(driver.queueSetKeyLimit("default", java.util.Optional.of(dev.runnel.KeyLimit.byArgs("name", 2)),
+                clock.instant())).isTrue();
+        for (String key : List.of("a", "a", "a", "a", "b", "b", "c")) {
+            clock.advance(Duration.ofMillis(1));
+            insertJobsOf(key, 1);
+        }
+        // Inserted before the limit, "old" got its key when the limit was set.
+        assertThat(claimLimited("x", 5)).extracting(j -> j.args().replaceAll(".*\"name\":\"(\\w+)\".*", "$1"))
+                .containsExactlyInAnyOrder("old", "a", "b", "c", "a");
+        // Each key holds two now but b (one left) and c (none): nothing for a until one finishes.
+        assertThat(claimLimited("x", 5)).extracting(j -> j.args().replaceAll(".*\"name\":\"(\\w+)\".*", "$1"))
+                .containsExactly("b");
+        assertThat(claimLimited("x", 5)).isEmpty();
+
+        inserter().queues().setKeyLimit("meta", dev.runnel.KeyLimit.byMetadata("tenant", 1));
+        for (String tenant : List.of("t1", "t1", "t2")) {
+            inserter().insert(new TestArgs("m", 0), dev.runnel.InsertOptions.builder().queue("meta")
+                    .metadata(java.util.Map.of("tenant", tenant)).build());
+        }
+        inserter().insert(new TestArgs("untenanted", 0), dev.runnel.InsertOptions.builder().queue("meta").build());
+        assertThat(driver.jobClaim(new JobClaimParams("meta", 10, clock.instant(), "x", false, true))).hasSize(3);
+        assertThat(inserter().queues().get("meta").orElseThrow().keyLimit())
+                .contains(dev.runnel.KeyLimit.byMetadata("tenant", 1));
+        assertThatThrownBy(() -> dev.runnel.KeyLimit.byArgs("a.b", 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("plain field name");
+        assertThatThrownBy(() -> dev.runnel.KeyLimit.byArgs("tenant", 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("key limit must be at least 1");
+    }
+
+    @Test
     void badLimitsAreRefusedWhenConfigured() {
         assertThatThrownBy(() -> client().globalLimit("default", 3)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("globalLimit needs queue default configured first");

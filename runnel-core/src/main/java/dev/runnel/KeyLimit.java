@@ -1,0 +1,45 @@
+package dev.runnel;
+
+/**
+ * At most {@code limit} jobs of a queue running at once per key, across all clients, the key
+ * being one top-level field of the job's args or metadata (a tenant, a customer, an account),
+ * with any number of keys. The key is stored with each job when it is inserted (a job lacking
+ * the field has the key {@code ""}); the claim takes jobs from the keys in turn, so that one key
+ * with a large backlog does not hold up the others.
+ */
+public record KeyLimit(Source source, String field, int limit) {
+    /** Where the key is read from. */
+    public enum Source { ARGS, METADATA }
+
+    public KeyLimit {
+        if (source == null) {
+            throw new IllegalArgumentException("key limit source must not be null");
+        }
+        if (field == null || field.isBlank() || field.length() > InsertOptions.MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException("key limit field must be a name of 1 to " + InsertOptions.MAX_NAME_LENGTH
+                    + " characters, was '" + field + "'");
+        }
+        if (!field.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new IllegalArgumentException("key limit field must be a plain field name ([A-Za-z_][A-Za-z0-9_]*),"
+                    + " was '" + field + "'");
+        }
+        if (limit < 1) {
+            throw new IllegalArgumentException("key limit must be at least 1, was " + limit);
+        }
+    }
+
+    /** At most {@code limit} running per value of args field {@code field}. */
+    public static KeyLimit byArgs(String field, int limit) {
+        return new KeyLimit(Source.ARGS, field, limit);
+    }
+
+    /** At most {@code limit} running per value of metadata field {@code field}. */
+    public static KeyLimit byMetadata(String field, int limit) {
+        return new KeyLimit(Source.METADATA, field, limit);
+    }
+
+    /** The source as stored: {@code args} or {@code metadata}. */
+    public String sourceName() {
+        return source == Source.ARGS ? "args" : "metadata";
+    }
+}
