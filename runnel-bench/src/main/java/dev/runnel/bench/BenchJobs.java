@@ -41,9 +41,15 @@ public final class BenchJobs {
 
     /** Inserts {@code count} jobs in batches of {@code batchSize}, marking each id in {@code ids}. */
     public static void insert(Runnel runnel, InsertOptions options, long count, IdBitmap ids, int batchSize) {
+        insert(runnel, i -> options, count, ids, batchSize);
+    }
+
+    /** As {@link #insert(Runnel, InsertOptions, long, IdBitmap, int)}, job {@code i} with options {@code options(i)}. */
+    public static void insert(Runnel runnel, java.util.function.LongFunction<InsertOptions> options, long count,
+            IdBitmap ids, int batchSize) {
         List<InsertRequest> batch = new ArrayList<>((int) Math.min(count, batchSize));
         for (long i = 0; i < count; i++) {
-            batch.add(new InsertRequest(new Args(i), options));
+            batch.add(new InsertRequest(new Args(i), options.apply(i)));
             if (batch.size() == batchSize || i == count - 1) {
                 for (InsertResult result : runnel.insertMany(batch)) {
                     ids.add(result.id());

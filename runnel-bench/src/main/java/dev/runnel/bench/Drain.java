@@ -1,6 +1,7 @@
 package dev.runnel.bench;
 
 import dev.runnel.InsertOptions;
+import dev.runnel.KeyLimit;
 import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
@@ -51,15 +52,23 @@ public final class Drain {
      * @param warmup jobs each worker JVM works on a queue of its own before the timed drain
      * @param jobTime how long each job takes (a sleep); zero for no-op jobs
      * @param killWorkerAfter when to SIGKILL one worker JVM, after "go"; zero for never
-     * @param globalLimit the queue's global limit, 0 for none; with one, the workers record when
-     *     each job ran, and the drain reports the most that ran at once
+     * @param globalLimit the queue's global limit, 0 for none
+     * @param perKey the queue's per-key limit, 0 for none, over {@code keys} keys (job {@code i} has
+     *     key {@code i % keys}, in its metadata)
+     * With a limit, the workers record when each job ran, and the drain reports the most that ran
+     * at once, overall and for any one key.
      */
     public record Options(String url, long jobs, int processes, int threads, Duration cooldown, int warmup,
-            Runnel.Delivery delivery, Duration timeout, Duration jobTime, Duration killWorkerAfter, int globalLimit) {
+            Runnel.Delivery delivery, Duration timeout, Duration jobTime, Duration killWorkerAfter, int globalLimit,
+            int perKey, int keys) {
         /** A drain of no-op jobs in which no worker is killed. */
         public Options(String url, long jobs, int processes, int threads, Duration cooldown, int warmup,
                 Runnel.Delivery delivery, Duration timeout) {
-            this(url, jobs, processes, threads, cooldown, warmup, delivery, timeout, Duration.ZERO, Duration.ZERO, 0);
+            this(url, jobs, processes, threads, cooldown, warmup, delivery, timeout, Duration.ZERO, Duration.ZERO, 0, 0, 0);
+        }
+
+        boolean limited() {
+            return globalLimit > 0 || perKey > 0;
         }
 
         boolean kills() {
@@ -172,7 +181,9 @@ public final class Drain {
                     audit.duplicates + workedDuplicates, audit.missing, audit.attemptNotOne, audit.notCompleted,
                     killed == null ? null : killed.clientId, audit.repeatsOfKilled,
                     options.globalLimit() > 0 ? options.globalLimit() : null,
-                    options.globalLimit() > 0 ? RunSpans.mostAtOnce(survivors.stream().map(c -> c.idsFile).toList()) : null);
+                    options.limited() ? RunSpans.mostAtOnce(spanFiles(survivors), false) : null,
+                    options.perKey() > 0 ? options.perKey() : null,
+                    options.perKey() > 0 ? RunSpans.mostAtOnce(spanFiles(survivors), true) : null);
         } finally {
             for (Child c : children) {
                 c.process.destroyForcibly();
@@ -184,11 +195,27 @@ public final class Drain {
         }
     }
 
+    private static List<Path> spanFiles(List<Child> workers) {
+        return workers.stream().map(c -> RunSpans.file(c.idsFile)).toList();
+    }
+
     private IdBitmap insert(String queue) {
         IdBitmap inserted = new IdBitmap();
         // An insert-only client: it holds nothing but the driver, which the caller closes.
-        BenchJobs.insert(Runnel.builder().driver(driver).build(), InsertOptions.builder().queue(queue).build(),
-                options.jobs(), inserted);
+        Runnel inserter = Runnel.builder().driver(driver).build();
+        InsertOptions plain = InsertOptions.builder().queue(queue).build();
+        if (options.perKey() == 0) {
+            BenchJobs.insert(inserter, plain, options.jobs(), inserted);
+            return inserted;
+        }
+        // The limit first, so that each job gets its key as it is inserted.
+        driver.queueRegister(List.of(queue), java.time.Instant.now());
+        inserter.queues().setKeyLimit(queue, KeyLimit.byMetadata(RunSpans.KEY, options.perKey()));
+        InsertOptions[] byKey = new InsertOptions[options.keys()];
+        for (int k = 0; k < byKey.length; k++) {
+            byKey[k] = InsertOptions.builder().queue(queue).metadata(java.util.Map.of(RunSpans.KEY, "k" + k)).build();
+        }
+        BenchJobs.insert(inserter, i -> byKey[(int) (i % byKey.length)], options.jobs(), inserted, 10_000);
         return inserted;
     }
 
@@ -275,7 +302,7 @@ public final class Drain {
                 queue, Integer.toString(options.threads()),
                 Long.toString(options.cooldown().toMillis()), idsFile.toString(), Integer.toString(options.warmup()),
                 options.delivery().name(), Long.toString(options.jobTime().toMillis()),
-                Integer.toString(options.globalLimit())));
+                Integer.toString(options.globalLimit()), Integer.toString(options.perKey())));
         return command;
     }
 

@@ -32,7 +32,9 @@ public record DrainResult(
         String killedWorker,
         long repeatsOfKilled,
         Integer globalLimit,
-        Integer maxRunning) {
+        Integer maxRunning,
+        Integer perKeyLimit,
+        Integer maxRunningPerKey) {
 
     /**
      * Whether every job was stored completed, and worked exactly once at attempt 1, but for the
@@ -62,9 +64,12 @@ public record DrainResult(
             out.printf(Locale.ROOT, "%-26s %s; %d of its jobs ran again elsewhere%n", "SIGKILLed worker", killedWorker,
                     repeatsOfKilled);
         }
-        if (globalLimit != null) {
-            out.printf(Locale.ROOT, "%-26s at most %d running across the workers (limit %d)%n", "global limit", maxRunning,
-                    globalLimit);
+        if (maxRunning != null) {
+            out.printf(Locale.ROOT, "%-26s at most %d running across the workers (global limit %s)%n", "limits", maxRunning,
+                    globalLimit == null ? "none" : globalLimit);
+        }
+        if (perKeyLimit != null) {
+            out.printf(Locale.ROOT, "%-26s at most %d running for one key (limit %d)%n", "", maxRunningPerKey, perKeyLimit);
         }
         out.printf(Locale.ROOT, "%-26s duplicates %d, missing %d, attempt != 1: %d, not completed: %d%n", "audit",
                 duplicates, missing, attemptNotOne, notCompleted);
@@ -76,13 +81,14 @@ public record DrainResult(
                         + "\"worker_cpu_ms_per_job\":%.5f,\"server_cpu_ms_per_job\":%s,\"cpu_ms_per_job\":%.5f,"
                         + "\"duplicates\":%d,\"missing\":%d,\"attempt_not_one\":%d,\"not_completed\":%d,"
                         + "\"killed_worker\":%s,\"repeats_of_killed\":%d,\"global_limit\":%s,\"max_running\":%s,"
+                        + "\"per_key_limit\":%s,\"max_running_per_key\":%s,"
                         + "\"exact\":%b%s}",
                 driver, mode, jobs, processes, threads, cooldownMs, seconds, jobsPerSec,
                 statementsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", statementsPerJob),
                 workerCpuMsPerJob, serverCpuMsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", serverCpuMsPerJob),
                 cpuMsPerJob(), duplicates, missing, attemptNotOne, notCompleted,
                 killedWorker == null ? "null" : "\"" + killedWorker.replace("\"", "'") + "\"", repeatsOfKilled,
-                globalLimit, maxRunning, exact(),
+                globalLimit, maxRunning, perKeyLimit, maxRunningPerKey, exact(),
                 statementsNote == null ? "" : ",\"statements_note\":\"" + statementsNote.replace("\"", "'") + "\"");
     }
 }

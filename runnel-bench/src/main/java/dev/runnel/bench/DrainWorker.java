@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Arguments: queue, concurrent jobs, fetch cooldown in ms, ids file, warm-up jobs, delivery
  * ({@code AT_LEAST_ONCE} or {@code AT_MOST_ONCE}), how long each job takes in ms, and the queue's
- * global limit (0 for none; with one, it records when each job ran, see {@link RunSpans}). The database
+ * global limit and per-key limit (0 for none; with either, it records when each job ran, see
+ * {@link RunSpans}). The database
  * URL comes in {@value #URL_VARIABLE}, kept off the command line: it may hold a password.
  */
 public final class DrainWorker {
@@ -48,6 +49,7 @@ public final class DrainWorker {
         Runnel.Delivery delivery = Runnel.Delivery.valueOf(args[5]);
         Duration jobTime = Duration.ofMillis(Long.parseLong(args[6]));
         int globalLimit = Integer.parseInt(args[7]);
+        int perKey = Integer.parseInt(args[8]);
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         if (warmup > 0) {
             warmUp(url, queue + "_warmup_" + ProcessHandle.current().pid(), threads, cooldownMs, warmup, delivery);
@@ -58,7 +60,13 @@ public final class DrainWorker {
         RunnelBuilder builder = BenchJobs.client(Drivers.open(url), queue, threads, delivery, jobTime, tally)
                 .fetchCooldown(Duration.ofMillis(cooldownMs));
         if (globalLimit > 0) {
-            builder.globalLimit(queue, globalLimit).workMiddleware(spans);
+            builder.globalLimit(queue, globalLimit);
+        }
+        if (perKey > 0) {
+            builder.keyLimit(queue, dev.runnel.KeyLimit.byMetadata(RunSpans.KEY, perKey));
+        }
+        if (globalLimit > 0 || perKey > 0) {
+            builder.workMiddleware(spans);
         }
         Runnel runnel = builder.build();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -90,7 +98,7 @@ public final class DrainWorker {
         runnel.close();
         reporter.interrupt();
         writeIds(tally.worked, idsFile);
-        if (globalLimit > 0) {
+        if (globalLimit > 0 || perKey > 0) {
             spans.write(RunSpans.file(idsFile));
         }
         out.println("done " + tally.duplicates.get());

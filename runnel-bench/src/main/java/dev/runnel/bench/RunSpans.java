@@ -19,9 +19,13 @@ import java.util.List;
  * clock, which all the drain's processes share: recorded by a work middleware in each worker
  * JVM, and merged by the drain into the most jobs that ran at once anywhere. That bounds from
  * below what the database counted as running (a job is running there from its claim until its
- * outcome is written), so a global limit that holds in the database holds here too.
+ * outcome is written), so a limit that holds in the database holds here too. Each span keeps the
+ * job's key (metadata {@value #KEY}, {@code k<n>}), for the most that ran at once for one key.
  */
 final class RunSpans implements WorkMiddleware {
+    /** The metadata field that holds a drain job's key under a per-key limit. */
+    static final String KEY = "key";
+
     private final List<long[]> spans = new ArrayList<>();
 
     @Override
@@ -31,8 +35,10 @@ final class RunSpans implements WorkMiddleware {
             next.proceed();
         } finally {
             long end = micros();
+            Object key = job.metadata().get(KEY);
+            long k = key instanceof String s && s.startsWith("k") ? Long.parseLong(s.substring(1)) : -1;
             synchronized (spans) {
-                spans.add(new long[] {start, end});
+                spans.add(new long[] {start, end, k});
             }
         }
     }
@@ -53,39 +59,49 @@ final class RunSpans implements WorkMiddleware {
                 for (long[] span : spans) {
                     out.writeLong(span[0]);
                     out.writeLong(span[1]);
+                    out.writeLong(span[2]);
                 }
             }
         }
     }
 
     /**
-     * The most jobs running at once over the spans of the workers whose ids went to
-     * {@code idsFiles}. A start and an end at the same microsecond count as overlapping.
+     * The most jobs running at once in the span files {@code files}, overall or, {@code byKey},
+     * for any one key. A start and an end at the same microsecond count as overlapping.
      */
-    static int mostAtOnce(List<Path> idsFiles) throws IOException {
-        List<long[]> events = new ArrayList<>(); // {time, +1 for a start or -1 for an end}
-        for (Path ids : idsFiles) {
-            try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file(ids))))) {
+    static int mostAtOnce(List<Path> files, boolean byKey) throws IOException {
+        java.util.Map<Long, List<long[]>> events = new java.util.HashMap<>(); // key -> {time, +1 start or -1 end}
+        for (Path file : files) {
+            try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
                 while (true) {
                     try {
                         long start = in.readLong();
                         long end = in.readLong();
-                        events.add(new long[] {start, 1});
-                        events.add(new long[] {end, -1});
+                        long key = byKey ? in.readLong() : discard(in);
+                        List<long[]> mine = events.computeIfAbsent(key, k -> new ArrayList<>());
+                        mine.add(new long[] {start, 1});
+                        mine.add(new long[] {end, -1});
                     } catch (EOFException e) {
                         break;
                     }
                 }
             }
         }
-        // Starts before ends at the same time: never undercount.
-        events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(b[1], a[1]));
-        int running = 0;
         int most = 0;
-        for (long[] event : events) {
-            running += (int) event[1];
-            most = Math.max(most, running);
+        for (List<long[]> mine : events.values()) {
+            // Starts before ends at the same time: never undercount.
+            mine.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(b[1], a[1]));
+            int running = 0;
+            for (long[] event : mine) {
+                running += (int) event[1];
+                most = Math.max(most, running);
+            }
         }
         return most;
+    }
+
+    private static long discard(DataInputStream in) throws IOException {
+        in.readLong();
+        return 0;
     }
 }

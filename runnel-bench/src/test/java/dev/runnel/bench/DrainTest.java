@@ -27,7 +27,7 @@ class DrainTest {
             // 2,000 jobs of 10 ms on 2 x 10 slots: a drain of about a second, killed half-way.
             result = new Drain(db.driver(), db.stats(), new Drain.Options(db.url(), 2_000, 2, 10, Duration.ofMillis(100),
                     0, Runnel.Delivery.AT_LEAST_ONCE, Duration.ofMinutes(3), Duration.ofMillis(10),
-                    Duration.ofMillis(500), 0), new PrintWriter(log, true)).run();
+                    Duration.ofMillis(500), 0, 0, 0), new PrintWriter(log, true)).run();
         }
         assertThat(log.toString()).contains("SIGKILLed worker");
         assertThat(result.killedWorker()).isNotNull();
@@ -47,11 +47,25 @@ class DrainTest {
             // 600 jobs of 2 ms on 3 x 10 slots, at most 4 running at once: the limit, not the
             // slots, sets the pace.
             result = new Drain(db.driver(), db.stats(), new Drain.Options(db.url(), 600, 3, 10, Duration.ofMillis(100),
-                    0, Runnel.Delivery.AT_LEAST_ONCE, Duration.ofMinutes(3), Duration.ofMillis(2), Duration.ZERO, 4),
+                    0, Runnel.Delivery.AT_LEAST_ONCE, Duration.ofMinutes(3), Duration.ofMillis(2), Duration.ZERO, 4, 0, 0),
                     new PrintWriter(new StringWriter(), true)).run();
         }
         assertThat(result.maxRunning()).isBetween(1, 4);
         assertThat(result.toJson()).contains("\"global_limit\":4", "\"max_running\":" + result.maxRunning());
+        assertThat(result.exact()).isTrue();
+    }
+
+    @Test
+    void underAPerKeyLimitNoKeyRunsMoreThanItAtOnce() throws Exception {
+        DrainResult result;
+        try (BenchDatabase db = BenchDatabase.open(URL)) {
+            // 600 jobs of 2 ms over 20 keys on 2 x 10 slots, at most 2 running per key.
+            result = new Drain(db.driver(), db.stats(), new Drain.Options(db.url(), 600, 2, 10, Duration.ofMillis(100),
+                    0, Runnel.Delivery.AT_LEAST_ONCE, Duration.ofMinutes(3), Duration.ofMillis(2), Duration.ZERO, 0, 2, 20),
+                    new PrintWriter(new StringWriter(), true)).run();
+        }
+        assertThat(result.maxRunningPerKey()).isBetween(1, 2);
+        assertThat(result.maxRunning()).isGreaterThanOrEqualTo(result.maxRunningPerKey());
         assertThat(result.exact()).isTrue();
     }
 

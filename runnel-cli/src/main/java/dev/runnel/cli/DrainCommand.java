@@ -64,6 +64,15 @@ final class DrainCommand implements Callable<Integer> {
                     + " that ran at once (max_running); 0 for none (default).")
     int globalLimit;
 
+    @Option(names = "--per-key", paramLabel = "N", defaultValue = "0",
+            description = "Give the queue a per-key limit of N running jobs per key, over --keys keys (in each job's"
+                    + " metadata), and report the most that ran at once for one key (max_running_per_key); 0 for none"
+                    + " (default).")
+    int perKey;
+
+    @Option(names = "--keys", paramLabel = "K", defaultValue = "1000", description = "Keys for --per-key (default: ${DEFAULT-VALUE}).")
+    int keys;
+
     @Option(names = "--json", description = "Print the figures as one JSON line, last.")
     boolean json;
 
@@ -74,9 +83,11 @@ final class DrainCommand implements Callable<Integer> {
         Flags.between("--threads", threads, 1, 10_000);
         Flags.between("--warmup", warmup, 0, 10_000_000);
         Flags.between("--global-limit", globalLimit, 0, 100_000);
-        if (globalLimit > 0 && delivery.delivery() == dev.runnel.Runnel.Delivery.AT_MOST_ONCE) {
-            throw new IllegalArgumentException("--global-limit needs at-least-once delivery: an at-most-once claim deletes"
-                    + " its jobs, leaving none to count");
+        Flags.between("--per-key", perKey, 0, 100_000);
+        Flags.between("--keys", keys, 1, 1_000_000);
+        if ((globalLimit > 0 || perKey > 0) && delivery.delivery() == dev.runnel.Runnel.Delivery.AT_MOST_ONCE) {
+            throw new IllegalArgumentException("--global-limit and --per-key need at-least-once delivery: an at-most-once"
+                    + " claim deletes its jobs, leaving none to count");
         }
         if (killWorkerAfter.isNegative() || killWorkerAfter.compareTo(timeout) >= 0) {
             throw new IllegalArgumentException("--kill-worker-after must be between 0 and --timeout, was " + killWorkerAfter);
@@ -97,7 +108,7 @@ final class DrainCommand implements Callable<Integer> {
         DrainResult result;
         try (BenchDatabase db = BenchDatabase.open(database.resolved())) {
             result = new Drain(db.driver(), db.stats(), new Drain.Options(db.url(), jobs, processes, threads, cooldown,
-                    warmup, delivery.delivery(), timeout, perJob, killWorkerAfter, globalLimit), out).run();
+                    warmup, delivery.delivery(), timeout, perJob, killWorkerAfter, globalLimit, perKey, keys), out).run();
         }
         result.printTable(out);
         if (json) {
