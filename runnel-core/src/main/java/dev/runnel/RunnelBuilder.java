@@ -260,7 +260,7 @@ public final class RunnelBuilder {
         return this;
     }
 
-    /** How long {@link #close()} waits for running jobs, and stop waits for cancelled ones. */
+    /** How long {@link Runnel#close()} waits for running jobs, and stop waits for cancelled ones. */
     public RunnelBuilder stopTimeout(Duration timeout) {
         this.stopTimeout = notNegative("stopTimeout", timeout);
         return this;
@@ -378,8 +378,8 @@ public final class RunnelBuilder {
     /**
      * Whether a JVM shutdown (Ctrl-C, SIGTERM) stops the client gracefully, within the stop
      * timeout, so that running jobs finish or go back to be run again rather than wait for the
-     * rescuer. Default false: an application usually stops its own components; the CLI and the
-     * Spring Boot starter turn it on.
+     * rescuer. Default false: an application usually stops its own components; the CLI turns it on
+     * (the Spring Boot starter stops the client with the application context instead).
      */
     public RunnelBuilder stopOnShutdown(boolean stopOnShutdown) {
         this.stopOnShutdown = stopOnShutdown;

@@ -2,6 +2,7 @@ package dev.runnel.internal;
 
 import dev.runnel.JobArgs;
 import java.lang.reflect.Constructor;
+import java.lang.reflect.InaccessibleObjectException;
 import java.lang.reflect.RecordComponent;
 
 /**
@@ -32,6 +33,15 @@ public final class Kinds {
                 sample = empty.newInstance();
             }
             return sample.kind();
+        } catch (InaccessibleObjectException e) {
+            // On the module path an application's package is closed to reflection unless opened: the
+            // fix is in the application's module-info, and the same package must be open to Jackson.
+            String pkg = type.getPackageName();
+            throw new IllegalArgumentException("Runnel cannot reach " + type.getName() + ": module "
+                    + type.getModule().getName() + " does not open package " + pkg + " to dev.runnel.core. Add"
+                    + " `opens " + pkg + " to dev.runnel.core, com.fasterxml.jackson.databind;` to its"
+                    + " module-info.java: Runnel builds a sample of each args type to read its kind, and Jackson"
+                    + " writes and reads the args", e);
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new IllegalArgumentException("cannot tell the kind of " + type.getName()
                     + " without an instance; register it with worker(kind, type, worker)", e);
