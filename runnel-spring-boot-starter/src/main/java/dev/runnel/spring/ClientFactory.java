@@ -79,6 +79,15 @@ final class ClientFactory {
             RunnelProperties.Queue q = e.getValue();
             set(prop, q, v -> b.queue(e.getKey(), v.getMaxWorkers(), v.getDelivery()));
             set(prop + ".global-limit", q.getGlobalLimit(), limit -> b.globalLimit(e.getKey(), limit));
+            if ((q.getRateLimitJobs() == null) != (q.getRateLimitPeriod() == null)) {
+                throw new IllegalArgumentException(prop + ".rate-limit-jobs and " + prop + ".rate-limit-period go together");
+            }
+            set(prop + ".rate-limit-jobs", q.getRateLimitJobs(),
+                    jobs -> b.rateLimit(e.getKey(), jobs, q.getRateLimitPeriod()));
+            if ((q.getKeyLimit() == null) != (q.getKeyField() == null)) {
+                throw new IllegalArgumentException(prop + ".key-limit and " + prop + ".key-field go together");
+            }
+            set(prop + ".key-limit", q.getKeyLimit(), limit -> b.keyLimit(e.getKey(), keyLimit(q.getKeyField(), limit)));
         }
         if (p.getQueues().isEmpty() && !parts.workers().isEmpty()) {
             throw new IllegalArgumentException("worker beans " + parts.workers().keySet() + " are defined but no queue"
@@ -149,5 +158,16 @@ final class ClientFactory {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(property + ": " + e.getMessage(), e);
         }
+    }
+
+    /** {@code args.FIELD} or {@code metadata.FIELD} with a limit. */
+    private static dev.runnel.KeyLimit keyLimit(String where, int limit) {
+        if (where.startsWith("args.")) {
+            return dev.runnel.KeyLimit.byArgs(where.substring(5), limit);
+        }
+        if (where.startsWith("metadata.")) {
+            return dev.runnel.KeyLimit.byMetadata(where.substring(9), limit);
+        }
+        throw new IllegalArgumentException("key-field must be args.FIELD or metadata.FIELD, was " + where);
     }
 }

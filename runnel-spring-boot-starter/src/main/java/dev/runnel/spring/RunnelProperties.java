@@ -239,6 +239,14 @@ public class RunnelProperties {
         private Runnel.Delivery delivery = Runnel.Delivery.AT_LEAST_ONCE;
         /** At most this many of the queue's jobs running at once across every client; none by default. */
         private Integer globalLimit;
+        /** At most rate-limit-jobs of the queue's jobs started in any rate-limit-period; none by default. */
+        private Integer rateLimitJobs;
+        /** The period of the rate limit (with rate-limit-jobs). */
+        private Duration rateLimitPeriod;
+        /** At most key-limit of the queue's jobs running at once per key (with key-field); none by default. */
+        private Integer keyLimit;
+        /** Where the key is, as args.FIELD or metadata.FIELD (with key-limit). */
+        private String keyField;
 
         public int getMaxWorkers() {
             return maxWorkers;
@@ -262,6 +270,38 @@ public class RunnelProperties {
 
         public void setGlobalLimit(Integer globalLimit) {
             this.globalLimit = globalLimit;
+        }
+
+        public Integer getRateLimitJobs() {
+            return rateLimitJobs;
+        }
+
+        public void setRateLimitJobs(Integer rateLimitJobs) {
+            this.rateLimitJobs = rateLimitJobs;
+        }
+
+        public Duration getRateLimitPeriod() {
+            return rateLimitPeriod;
+        }
+
+        public void setRateLimitPeriod(Duration rateLimitPeriod) {
+            this.rateLimitPeriod = rateLimitPeriod;
+        }
+
+        public Integer getKeyLimit() {
+            return keyLimit;
+        }
+
+        public void setKeyLimit(Integer keyLimit) {
+            this.keyLimit = keyLimit;
+        }
+
+        public String getKeyField() {
+            return keyField;
+        }
+
+        public void setKeyField(String keyField) {
+            this.keyField = keyField;
         }
     }
 

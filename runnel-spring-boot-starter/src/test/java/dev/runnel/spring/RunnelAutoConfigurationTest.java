@@ -123,6 +123,26 @@ class RunnelAutoConfigurationTest {
     }
 
     @Test
+    void queueLimitsComeFromProperties() {
+        runner().withUserConfiguration(TestJobs.Workers.class)
+                .withPropertyValues("runnel.queues.default.max-workers=4", "runnel.queues.default.global-limit=3",
+                        "runnel.queues.default.rate-limit-jobs=10", "runnel.queues.default.rate-limit-period=1m",
+                        "runnel.queues.default.key-limit=2", "runnel.queues.default.key-field=args.name")
+                .run(ctx -> {
+                    assertThat(ctx).hasNotFailed();
+                    dev.runnel.QueueRow queue = ctx.getBean(Runnel.class).queues().get("default").orElseThrow();
+                    assertThat(queue.globalLimit()).hasValue(3);
+                    assertThat(queue.rateLimit()).contains(new dev.runnel.RateLimit(10, java.time.Duration.ofMinutes(1)));
+                    assertThat(queue.keyLimit()).contains(dev.runnel.KeyLimit.byArgs("name", 2));
+                });
+        runner().withPropertyValues("runnel.queues.default.max-workers=4", "runnel.queues.default.key-limit=2").run(ctx ->
+                assertThat(ctx.getStartupFailure()).hasStackTraceContaining("key-limit and runnel.queues.default.key-field go together"));
+        runner().withPropertyValues("runnel.queues.default.max-workers=4", "runnel.queues.default.key-limit=2",
+                "runnel.queues.default.key-field=tenant").run(ctx ->
+                assertThat(ctx.getStartupFailure()).hasStackTraceContaining("runnel.queues.default.key-limit: key-field must be"));
+    }
+
+    @Test
     void aValueRunnelRefusesFailsTheStartWithThePropertysName() {
         runner().withPropertyValues("runnel.queues.default.max-workers=0").run(ctx ->
                 assertThat(ctx.getStartupFailure())
