@@ -1,13 +1,16 @@
 package dev.runnel;
 
+import java.util.Map;
+
 /**
  * At most {@code limit} jobs of a queue running at once per key, across all clients, the key
  * being one top-level field of the job's args or metadata (a tenant, a customer, an account),
  * with any number of keys. The key is stored with each job when it is inserted (a job lacking
  * the field has the key {@code ""}); the claim takes jobs from the keys in turn, so that one key
- * with a large backlog does not hold up the others.
+ * with a large backlog does not hold up the others. A key's weight is how many jobs it takes a
+ * turn ({@link #withWeights}); a key not named weighs 1.
  */
-public record KeyLimit(Source source, String field, int limit) {
+public record KeyLimit(Source source, String field, int limit, Map<String, Integer> weights) {
     /** Where the key is read from. */
     public enum Source { ARGS, METADATA }
 
@@ -26,6 +29,25 @@ public record KeyLimit(Source source, String field, int limit) {
         if (limit < 1) {
             throw new IllegalArgumentException("key limit must be at least 1, was " + limit);
         }
+        if (weights == null) {
+            throw new IllegalArgumentException("key limit weights must not be null");
+        }
+        for (Map.Entry<String, Integer> w : weights.entrySet()) {
+            if (w.getKey() == null || w.getValue() == null || w.getValue() < 1 || w.getValue() > 1_000) {
+                throw new IllegalArgumentException("key limit weights must be 1 to 1000 for each named key, was " + weights);
+            }
+        }
+        weights = Map.copyOf(weights);
+    }
+
+    /** A limit whose keys all weigh 1. */
+    public KeyLimit(Source source, String field, int limit) {
+        this(source, field, limit, Map.of());
+    }
+
+    /** This limit with these keys' weights: a key of weight 3 takes three jobs a turn. */
+    public KeyLimit withWeights(Map<String, Integer> weights) {
+        return new KeyLimit(source, field, limit, weights);
     }
 
     /** At most {@code limit} running per value of args field {@code field}. */

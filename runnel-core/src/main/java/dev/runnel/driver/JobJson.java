@@ -119,6 +119,11 @@ public final class JobJson {
         return array.toString();
     }
 
+    /** Stored JSON as a tree; a {@link RunnelException} when it is malformed. */
+    public static JsonNode readTree(String json) {
+        return tree(json);
+    }
+
     private static JsonNode tree(String json) {
         try {
             return MAPPER.readTree(json);

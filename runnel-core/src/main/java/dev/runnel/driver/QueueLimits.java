@@ -5,6 +5,8 @@ import dev.runnel.RateLimit;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -31,14 +33,27 @@ public final class QueueLimits {
         return Optional.of(new RateLimit(jobs, java.time.Duration.ofNanos(rs.getLong(jobsColumn + 1) * 1_000)));
     }
 
-    /** The per-key limit in columns {@code sourceColumn} (source), +1 (field) and +2 (limit). */
+    /**
+     * The per-key limit in columns {@code sourceColumn} (source), +1 (field), +2 (limit) and +3
+     * (weights, a JSON object).
+     */
     public static Optional<KeyLimit> keyLimit(ResultSet rs, int sourceColumn) throws SQLException {
         String source = rs.getString(sourceColumn);
         if (source == null) {
             return Optional.empty();
         }
+        Map<String, Integer> weights = new LinkedHashMap<>();
+        JobJson.readTree(rs.getString(sourceColumn + 3)).properties()
+                .forEach(e -> weights.put(e.getKey(), e.getValue().asInt()));
         return Optional.of(new KeyLimit(source.equals("args") ? KeyLimit.Source.ARGS : KeyLimit.Source.METADATA,
-                rs.getString(sourceColumn + 1), rs.getInt(sourceColumn + 2)));
+                rs.getString(sourceColumn + 1), rs.getInt(sourceColumn + 2), weights));
+    }
+
+    /** A per-key limit's weights as the JSON object the drivers store. */
+    public static String weights(Optional<KeyLimit> limit) {
+        com.fasterxml.jackson.databind.node.ObjectNode node = JobJson.MAPPER.createObjectNode();
+        limit.ifPresent(l -> l.weights().forEach(node::put));
+        return node.toString();
     }
 
     /** How many more jobs may start at {@code now} under {@code rate}, given the kept {@code starts}. */

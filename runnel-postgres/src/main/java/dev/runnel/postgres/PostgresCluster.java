@@ -230,9 +230,10 @@ final class PostgresCluster {
                 } else {
                     ps.setNull(3, Types.INTEGER);
                 }
-                ps.setObject(4, PostgresJobs.timestamp(now));
+                ps.setString(4, QueueLimits.weights(limit));
                 ps.setObject(5, PostgresJobs.timestamp(now));
-                ps.setString(6, queue);
+                ps.setObject(6, PostgresJobs.timestamp(now));
+                ps.setString(7, queue);
                 try (ResultSet rs = ps.executeQuery()) {
                     found = rs.next();
                 }

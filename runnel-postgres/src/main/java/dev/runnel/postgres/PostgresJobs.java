@@ -205,9 +205,10 @@ final class PostgresJobs {
                     ps.setString(7, params.queue());
                     ps.setObject(8, now);
                     ps.setInt(9, perKey);
-                    ps.setInt(10, perKey);
-                    ps.setObject(11, now);
-                    ps.setString(12, params.clientId());
+                    ps.setString(10, params.queue());
+                    ps.setInt(11, perKey);
+                    ps.setObject(12, now);
+                    ps.setString(13, params.clientId());
                 });
             } else {
                 rows = claimedRows(c, params, "JobClaimLimited", ps -> {

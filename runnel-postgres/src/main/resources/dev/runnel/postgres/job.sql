@@ -180,9 +180,9 @@ RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempt
 -- in the same transaction. The keys with waiting jobs are found one index probe each (a skip scan
 -- of runnel_job_fetch_keyed); each key offers its first jobs, up to the per-key limit less its
 -- running jobs; and the keys take turns: every key's first job, then every key's second, each
--- turn by priority and time, so a key with a million jobs waiting does not hold up the others.
--- ?1 ?2 queue, ?3 queue, ?4 ?5 batch size, ?6 queue, ?7 queue, ?8 now, ?9 key limit, ?10 key
--- limit, ?11 now, ?12 client id.
+-- turn by priority and time, so a key with a million jobs waiting does not hold up the others. A
+-- key of weight w (key_weights) takes w jobs a turn. ?1 ?2 queue, ?3 queue, ?4 ?5 batch size, ?6
+-- queue, ?7 queue, ?8 now, ?9 key limit, ?10 queue, ?11 key limit, ?12 now, ?13 client id.
 WITH RECURSIVE keys AS (
     (SELECT limit_key FROM {schema}.runnel_job
      WHERE state = 'available' AND limit_key IS NOT NULL AND queue = ?
@@ -203,7 +203,8 @@ room AS MATERIALIZED (
     FROM {schema}.runnel_queue q WHERE q.name = ? AND q.paused_at IS NULL
 ),
 offered AS MATERIALIZED (
-    SELECT c.id, c.priority, c.scheduled_at, c.turn, coalesce(r.n, 0) AS busy
+    SELECT c.id, c.priority, c.scheduled_at, c.turn, coalesce(r.n, 0) AS busy,
+           ceil(c.turn::numeric / greatest(1, coalesce((w.key_weights ->> k.limit_key)::integer, 1))) AS round
     FROM keys k
     CROSS JOIN LATERAL (
         SELECT j.id, j.priority, j.scheduled_at,
@@ -213,12 +214,13 @@ offered AS MATERIALIZED (
         ORDER BY j.priority, j.scheduled_at, j.id
         LIMIT ?) c
     LEFT JOIN running r ON r.limit_key = k.limit_key
+    CROSS JOIN (SELECT key_weights FROM {schema}.runnel_queue WHERE name = ?) w
     WHERE k.limit_key IS NOT NULL
 ),
 picked AS MATERIALIZED (
     SELECT id FROM offered
     WHERE turn <= ? - busy
-    ORDER BY turn, priority, scheduled_at, id
+    ORDER BY round, priority, scheduled_at, id
     LIMIT (SELECT coalesce(max(n), 0) FROM room)
 ),
 locked AS MATERIALIZED (

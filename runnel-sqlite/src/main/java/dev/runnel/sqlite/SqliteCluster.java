@@ -226,6 +226,7 @@ final class SqliteCluster {
             }
             ps.setLong(4, Times.toMicros(now));
             ps.setString(5, queue);
+            ps.setString(6, QueueLimits.weights(limit));
             boolean found;
             try (ResultSet rs = ps.executeQuery()) {
                 found = rs.next();

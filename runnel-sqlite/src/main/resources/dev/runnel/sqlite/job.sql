@@ -99,7 +99,8 @@ RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created
 -- write transaction. The keys with waiting jobs are found one index probe each (a skip scan of
 -- runnel_job_fetch_keyed); each key offers its first jobs, up to the per-key limit less its
 -- running jobs; and the keys take turns: every key's first job, then every key's second, each
--- turn by priority and time. ?1 now, ?2 client id, ?3 queue, ?4 batch size, ?5 key limit.
+-- turn by priority and time; a key of weight w (key_weights) takes w jobs a turn. ?1 now, ?2
+-- client id, ?3 queue, ?4 batch size, ?5 key limit.
 WITH RECURSIVE keys(k) AS (
     SELECT (SELECT limit_key FROM runnel_job
             WHERE state = 'available' AND limit_key IS NOT NULL AND queue = ?3 ORDER BY limit_key LIMIT 1)
@@ -116,7 +117,9 @@ running AS (
 ),
 offered AS (
     SELECT j.id, j.priority, j.scheduled_at, j.limit_key,
-           row_number() OVER (PARTITION BY j.limit_key ORDER BY j.priority, j.scheduled_at, j.id) AS turn
+           row_number() OVER (PARTITION BY j.limit_key ORDER BY j.priority, j.scheduled_at, j.id) AS turn,
+           max(1, coalesce(json_extract((SELECT key_weights FROM runnel_queue WHERE name = ?3),
+                                        '$.' || json_quote(j.limit_key)), 1)) AS weight
     FROM keys JOIN runnel_job j ON j.id IN (
         SELECT c.id FROM runnel_job c
         WHERE c.state = 'available' AND c.queue = ?3 AND c.limit_key = keys.k AND c.scheduled_at <= ?1
@@ -132,7 +135,7 @@ SET state = 'running',
 WHERE id IN (
     SELECT o.id FROM offered o LEFT JOIN running r ON r.limit_key = o.limit_key
     WHERE o.turn <= ?5 - coalesce(r.n, 0)
-    ORDER BY o.turn, o.priority, o.scheduled_at, o.id
+    ORDER BY (o.turn + o.weight - 1) / o.weight, o.priority, o.scheduled_at, o.id
     LIMIT coalesce((SELECT max(0, min(?4, coalesce(q.global_limit - (SELECT coalesce(sum(n), 0) FROM running), ?4)))
                     FROM runnel_queue q WHERE q.name = ?3 AND q.paused_at IS NULL), 0))
 RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,

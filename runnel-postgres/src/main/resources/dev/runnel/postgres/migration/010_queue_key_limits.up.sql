@@ -7,6 +7,8 @@ ALTER TABLE {schema}.runnel_queue
     ADD COLUMN key_field text,
     ADD COLUMN key_limit integer CONSTRAINT runnel_queue_key_limit_positive CHECK (key_limit >= 1),
     ADD COLUMN key_set_at timestamptz,
+    -- Keys' weights in the turns ({"acme": 3}: three jobs a turn); a key not named weighs 1.
+    ADD COLUMN key_weights jsonb NOT NULL DEFAULT '{}',
     ADD CONSTRAINT runnel_queue_key_whole
         CHECK ((key_limit IS NULL) = (key_field IS NULL) AND (key_field IS NULL) = (key_source IS NULL));
 

@@ -4,6 +4,7 @@ ALTER TABLE runnel_queue ADD COLUMN key_source TEXT CHECK (key_source IN ('args'
 ALTER TABLE runnel_queue ADD COLUMN key_field TEXT;
 ALTER TABLE runnel_queue ADD COLUMN key_limit INTEGER CHECK (key_limit >= 1);
 ALTER TABLE runnel_queue ADD COLUMN key_set_at INTEGER;
+ALTER TABLE runnel_queue ADD COLUMN key_weights TEXT NOT NULL DEFAULT '{}';
 
 CREATE TRIGGER runnel_job_key_inserted AFTER INSERT ON runnel_job
 WHEN (SELECT key_limit FROM runnel_queue WHERE name = NEW.queue) IS NOT NULL

@@ -271,6 +271,25 @@ public abstract class LimitConformance extends DriverConformance {
     }
 
     @Test
+    void aKeyOfWeightThreeTakesThreeJobsATurn() {
+        driver.queueRegister(List.of("default"), clock.instant());
+        inserter().queues().setKeyLimit("default", dev.runnel.KeyLimit.byArgs("name", 10).withWeights(java.util.Map.of("a", 3)));
+        assertThat(inserter().queues().get("default").orElseThrow().keyLimit().orElseThrow().weights())
+                .containsExactly(java.util.Map.entry("a", 3));
+        for (int i = 0; i < 10; i++) {
+            clock.advance(Duration.ofMillis(1));
+            insertJobsOf("a", 1);
+            insertJobsOf("b", 1);
+        }
+        List<String> keys = claimLimited("x", 8).stream()
+                .map(j -> j.args().replaceAll(".*\"name\":\"(\\w+)\".*", "$1")).toList();
+        assertThat(keys).filteredOn("a"::equals).hasSize(6);
+        assertThat(keys).filteredOn("b"::equals).hasSize(2);
+        assertThatThrownBy(() -> dev.runnel.KeyLimit.byArgs("name", 1).withWeights(java.util.Map.of("a", 0)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("weights must be 1 to 1000");
+    }
+
+    @Test
     void badLimitsAreRefusedWhenConfigured() {
         assertThatThrownBy(() -> client().globalLimit("default", 3)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("globalLimit needs queue default configured first");
