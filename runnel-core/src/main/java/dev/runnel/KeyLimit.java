@@ -1,6 +1,7 @@
 package dev.runnel;
 
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * At most {@code limit} jobs of a queue running at once per key, across all clients, the key
@@ -8,9 +9,10 @@ import java.util.Map;
  * with any number of keys. The key is stored with each job when it is inserted (a job lacking
  * the field has the key {@code ""}); the claim takes jobs from the keys in turn, so that one key
  * with a large backlog does not hold up the others. A key's weight is how many jobs it takes a
- * turn ({@link #withWeights}); a key not named weighs 1.
+ * turn ({@link #withWeights}); a key not named weighs 1. With {@link #withRate}, each key also
+ * starts at most so many jobs per period.
  */
-public record KeyLimit(Source source, String field, int limit, Map<String, Integer> weights) {
+public record KeyLimit(Source source, String field, int limit, Map<String, Integer> weights, Optional<RateLimit> rate) {
     /** Where the key is read from. */
     public enum Source { ARGS, METADATA }
 
@@ -38,16 +40,24 @@ public record KeyLimit(Source source, String field, int limit, Map<String, Integ
             }
         }
         weights = Map.copyOf(weights);
+        if (rate == null) {
+            throw new IllegalArgumentException("key limit rate must not be null");
+        }
     }
 
-    /** A limit whose keys all weigh 1. */
+    /** A limit whose keys all weigh 1, without a rate per key. */
     public KeyLimit(Source source, String field, int limit) {
-        this(source, field, limit, Map.of());
+        this(source, field, limit, Map.of(), Optional.empty());
     }
 
     /** This limit with these keys' weights: a key of weight 3 takes three jobs a turn. */
     public KeyLimit withWeights(Map<String, Integer> weights) {
-        return new KeyLimit(source, field, limit, weights);
+        return new KeyLimit(source, field, limit, weights, rate);
+    }
+
+    /** This limit with a rate per key: each key starts at most {@code jobs} jobs in any {@code period}. */
+    public KeyLimit withRate(int jobs, java.time.Duration period) {
+        return new KeyLimit(source, field, limit, weights, Optional.of(new RateLimit(jobs, period)));
     }
 
     /** At most {@code limit} running per value of args field {@code field}. */

@@ -89,6 +89,13 @@ final class JsonOut {
                 perKey.put("source", k.sourceName());
                 perKey.put("field", k.field());
                 perKey.put("limit", k.limit());
+                ObjectNode weights = perKey.putObject("weights");
+                k.weights().forEach(weights::put);
+                k.rate().ifPresentOrElse(r -> {
+                    ObjectNode rate = perKey.putObject("rate");
+                    rate.put("jobs", r.jobs());
+                    rate.put("period", r.period().toString());
+                }, () -> perKey.putNull("rate"));
             }, () -> node.putNull("key_limit"));
             time(node, "paused_at", q.pausedAt());
             node.put("created_at", q.createdAt().toString());

@@ -70,7 +70,8 @@ final class QueuesCommand {
             List<String> parts = new java.util.ArrayList<>();
             q.globalLimit().ifPresent(n -> parts.add(n + " running"));
             q.rateLimit().ifPresent(r -> parts.add(r.jobs() + " per " + DurationConverter.format(r.period())));
-            q.keyLimit().ifPresent(k -> parts.add(k.limit() + " per " + k.sourceName() + "." + k.field()));
+            q.keyLimit().ifPresent(k -> parts.add(k.limit() + " per " + k.sourceName() + "." + k.field()
+                    + k.rate().map(r -> " (" + r.jobs() + " per " + DurationConverter.format(r.period()) + " each)").orElse("")));
             return parts.isEmpty() ? "-" : String.join(", ", parts);
         }
 
@@ -171,6 +172,10 @@ final class QueuesCommand {
         @Option(names = "--key", paramLabel = "SOURCE.FIELD", description = "Where the key is: args.FIELD or metadata.FIELD.")
         String key;
 
+        @Option(names = "--key-rate", paramLabel = "N/PERIOD",
+                description = "With --per-key: at most N of each key's jobs started in any PERIOD (e.g. 5/1m).")
+        String keyRate;
+
         @Option(names = "--no-per-key", description = "Lift the per-key limit.")
         boolean noPerKey;
 
@@ -205,21 +210,16 @@ final class QueuesCommand {
             int rateJobs = 0;
             java.time.Duration ratePeriod = null;
             if (rate != null) {
-                int slash = rate.indexOf('/');
-                if (slash < 1) {
-                    throw new IllegalArgumentException("--rate must be N/PERIOD, such as 10/1s, was " + rate);
+                dev.runnel.RateLimit parsed = rate("--rate", rate);
+                rateJobs = parsed.jobs();
+                ratePeriod = parsed.period();
+            }
+            if (keyRate != null) {
+                if (keyLimit == null) {
+                    throw new IllegalArgumentException("--key-rate goes with --per-key N --key SOURCE.FIELD");
                 }
-                try {
-                    rateJobs = Integer.parseInt(rate.substring(0, slash).strip());
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("--rate must be N/PERIOD, such as 10/1s, was " + rate);
-                }
-                try {
-                    ratePeriod = DurationConverter.parse(rate.substring(slash + 1));
-                } catch (picocli.CommandLine.TypeConversionException e) {
-                    throw new IllegalArgumentException("--rate: " + e.getMessage());
-                }
-                new dev.runnel.RateLimit(rateJobs, ratePeriod); // refuses a bad one before anything changes
+                dev.runnel.RateLimit parsed = rate("--key-rate", keyRate);
+                keyLimit = keyLimit.withRate(parsed.jobs(), parsed.period());
             }
             PrintWriter out = spec.commandLine().getOut();
             try (Runnel runnel = client(database)) {
@@ -242,6 +242,25 @@ final class QueuesCommand {
                 out.println("queues: " + queue + " limits: " + ListQueues.limits(queues.get(queue).orElseThrow()));
             }
             return 0;
+        }
+
+        /** {@code N/PERIOD} as a rate limit, refused with the option's name. */
+        private static dev.runnel.RateLimit rate(String option, String value) {
+            int slash = value.indexOf('/');
+            if (slash < 1) {
+                throw new IllegalArgumentException(option + " must be N/PERIOD, such as 10/1s, was " + value);
+            }
+            int jobs;
+            try {
+                jobs = Integer.parseInt(value.substring(0, slash).strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + " must be N/PERIOD, such as 10/1s, was " + value);
+            }
+            try {
+                return new dev.runnel.RateLimit(jobs, DurationConverter.parse(value.substring(slash + 1)));
+            } catch (picocli.CommandLine.TypeConversionException e) {
+                throw new IllegalArgumentException(option + ": " + e.getMessage());
+            }
         }
     }
 }

@@ -140,8 +140,8 @@ class JobsAndQueuesCommandTest {
         assertThat(queue.get("rate_limit").get("jobs").asInt()).isEqualTo(10);
         assertThat(queue.get("rate_limit").get("period").asText()).isEqualTo("PT1M");
         assertThat(run("queues", "list").out()).contains("3 running, 10 per 1m");
-        assertThat(run("queues", "limit", "default", "--per-key", "2", "--key", "args.name").out())
-                .contains("default limits: 3 running, 10 per 1m, 2 per args.name");
+        assertThat(run("queues", "limit", "default", "--per-key", "2", "--key", "args.name", "--key-rate", "5/1m").out())
+                .contains("default limits: 3 running, 10 per 1m, 2 per args.name (5 per 1m each)");
         assertThat(JSON.readTree(run("queues", "list", "--json").out()).get(0).get("key_limit").get("field").asText())
                 .isEqualTo("name");
         assertThat(run("queues", "limit", "default", "--no-global", "--no-rate", "--no-per-key").out())
@@ -150,7 +150,7 @@ class JobsAndQueuesCommandTest {
         for (String[] bad : List.of(new String[] {"--global", "0"}, new String[] {"--rate", "ten/1s"},
                 new String[] {"--rate", "5/soon"}, new String[] {"--rate", "0/1s"}, new String[] {},
                 new String[] {"--per-key", "2"}, new String[] {"--per-key", "2", "--key", "tenant"},
-                new String[] {"--per-key", "0", "--key", "args.tenant"})) {
+                new String[] {"--per-key", "0", "--key", "args.tenant"}, new String[] {"--key-rate", "5/1m"})) {
             List<String> args = new java.util.ArrayList<>(List.of("queues", "limit", "default"));
             args.addAll(List.of(bad));
             Result r = run(args.toArray(String[]::new));

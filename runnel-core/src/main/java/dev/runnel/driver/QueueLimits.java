@@ -34,8 +34,8 @@ public final class QueueLimits {
     }
 
     /**
-     * The per-key limit in columns {@code sourceColumn} (source), +1 (field), +2 (limit) and +3
-     * (weights, a JSON object).
+     * The per-key limit in columns {@code sourceColumn} (source), +1 (field), +2 (limit), +3
+     * (weights, a JSON object) and +4 and +5 (the rate per key).
      */
     public static Optional<KeyLimit> keyLimit(ResultSet rs, int sourceColumn) throws SQLException {
         String source = rs.getString(sourceColumn);
@@ -46,7 +46,7 @@ public final class QueueLimits {
         JobJson.readTree(rs.getString(sourceColumn + 3)).properties()
                 .forEach(e -> weights.put(e.getKey(), e.getValue().asInt()));
         return Optional.of(new KeyLimit(source.equals("args") ? KeyLimit.Source.ARGS : KeyLimit.Source.METADATA,
-                rs.getString(sourceColumn + 1), rs.getInt(sourceColumn + 2), weights));
+                rs.getString(sourceColumn + 1), rs.getInt(sourceColumn + 2), weights, rateLimit(rs, sourceColumn + 4)));
     }
 
     /** A per-key limit's weights as the JSON object the drivers store. */

@@ -231,9 +231,17 @@ final class PostgresCluster {
                     ps.setNull(3, Types.INTEGER);
                 }
                 ps.setString(4, QueueLimits.weights(limit));
-                ps.setObject(5, PostgresJobs.timestamp(now));
-                ps.setObject(6, PostgresJobs.timestamp(now));
-                ps.setString(7, queue);
+                Optional<RateLimit> rate = limit.flatMap(KeyLimit::rate);
+                if (rate.isPresent()) {
+                    ps.setInt(5, rate.get().jobs());
+                    ps.setLong(6, rate.get().periodMicros());
+                } else {
+                    ps.setNull(5, Types.INTEGER);
+                    ps.setNull(6, Types.BIGINT);
+                }
+                ps.setObject(7, PostgresJobs.timestamp(now));
+                ps.setObject(8, PostgresJobs.timestamp(now));
+                ps.setString(9, queue);
                 try (ResultSet rs = ps.executeQuery()) {
                     found = rs.next();
                 }

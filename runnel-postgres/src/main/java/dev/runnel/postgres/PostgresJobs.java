@@ -41,7 +41,7 @@ import java.util.Set;
  * travel as arrays (primitive ones where the values cannot be null) expanded by {@code unnest}.
  */
 final class PostgresJobs {
-    private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUnique", "JobClaim", "JobClaimLimitLock", "JobClaimLimited", "JobClaimKeyed", "QueueRateStarted", "JobClaimAtMostOnce", "JobClaimRecover",
+    private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUnique", "JobClaim", "JobClaimLimitLock", "JobClaimLimited", "JobClaimKeyed", "QueueRateStarted", "KeyRateStarted", "JobClaimAtMostOnce", "JobClaimRecover",
             "JobCompleteMany", "JobSetStateMany", "JobReinsertMany", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobGet", "JobGetMany", "JobList", "JobCountByState");
 
     private final PostgresSchema schema;
@@ -177,6 +177,7 @@ final class PostgresJobs {
             Optional<RateLimit> rate = Optional.empty();
             long[] starts = new long[0];
             OptionalInt keyLimit = OptionalInt.empty();
+            Optional<RateLimit> keyRate = Optional.empty();
             try (PreparedStatement lock = c.prepareStatement(sql.get("JobClaimLimitLock"))) {
                 lock.setString(1, params.queue());
                 try (ResultSet rs = lock.executeQuery()) {
@@ -184,6 +185,7 @@ final class PostgresJobs {
                         rate = QueueLimits.rateLimit(rs, 1);
                         starts = longs(rs.getArray(3));
                         keyLimit = QueueLimits.optionalInt(rs, 4);
+                        keyRate = QueueLimits.rateLimit(rs, 5);
                     }
                 }
             }
@@ -195,6 +197,7 @@ final class PostgresJobs {
             List<JobRow> rows;
             if (keyLimit.isPresent()) {
                 int perKey = keyLimit.getAsInt();
+                Optional<RateLimit> perKeyRate = keyRate;
                 rows = claimedRows(c, params, "JobClaimKeyed", ps -> {
                     ps.setString(1, params.queue());
                     ps.setString(2, params.queue());
@@ -203,13 +206,25 @@ final class PostgresJobs {
                     ps.setInt(5, room);
                     ps.setString(6, params.queue());
                     ps.setString(7, params.queue());
-                    ps.setObject(8, now);
-                    ps.setInt(9, perKey);
-                    ps.setString(10, params.queue());
+                    ps.setLong(8, perKeyRate.map(r -> nowMicros - r.periodMicros()).orElse(Long.MAX_VALUE));
+                    ps.setString(9, params.queue());
+                    ps.setObject(10, now);
                     ps.setInt(11, perKey);
-                    ps.setObject(12, now);
-                    ps.setString(13, params.clientId());
+                    ps.setString(12, params.queue());
+                    ps.setInt(13, perKey);
+                    ps.setInt(14, perKeyRate.map(RateLimit::jobs).orElse(Integer.MAX_VALUE));
+                    ps.setObject(15, now);
+                    ps.setString(16, params.clientId());
                 });
+                if (perKeyRate.isPresent() && !rows.isEmpty()) {
+                    try (PreparedStatement started = c.prepareStatement(sql.get("KeyRateStarted"))) {
+                        started.setString(1, params.queue());
+                        started.setLong(2, nowMicros);
+                        started.setObject(3, rows.stream().mapToLong(JobRow::id).toArray());
+                        started.setInt(4, perKeyRate.get().jobs());
+                        started.executeUpdate();
+                    }
+                }
             } else {
                 rows = claimedRows(c, params, "JobClaimLimited", ps -> {
                     ps.setInt(1, room);

@@ -65,7 +65,7 @@ ON CONFLICT (name) DO UPDATE SET updated_at = excluded.updated_at;
 
 -- name: QueueList
 SELECT name, created_at, updated_at, paused_at, metadata::text, global_limit, rate_limit, rate_period_us,
-       key_source, key_field, key_limit, key_weights::text
+       key_source, key_field, key_limit, key_weights::text, key_rate_limit, key_rate_period_us
 FROM {schema}.runnel_queue ORDER BY name;
 
 -- name: QueuePause
@@ -108,10 +108,12 @@ SELECT name FROM q;
 UPDATE {schema}.runnel_queue SET rate_limit = ?, rate_period_us = ?, updated_at = ? WHERE name = ? RETURNING name;
 
 -- name: QueueSetKeyLimit
--- Sets queue ?7's per-key limit: ?1 source, ?2 field, ?3 limit (all null: none), ?4 weights (a
--- JSON object); ?5 ?6 now. Returns its name when it exists.
+-- Sets queue ?9's per-key limit: ?1 source, ?2 field, ?3 limit (all null: none), ?4 weights (a
+-- JSON object), ?5 ?6 the rate per key (jobs, period in microseconds; null: none); ?7 ?8 now.
+-- Returns its name when it exists.
 UPDATE {schema}.runnel_queue
-SET key_source = ?, key_field = ?, key_limit = ?, key_weights = ?::jsonb, key_set_at = ?, updated_at = ?
+SET key_source = ?, key_field = ?, key_limit = ?, key_weights = ?::jsonb, key_rate_limit = ?, key_rate_period_us = ?,
+    key_set_at = ?, updated_at = ?
 WHERE name = ? RETURNING name;
 
 -- name: QueueKeyWaiting

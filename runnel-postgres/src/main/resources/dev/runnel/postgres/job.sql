@@ -137,7 +137,8 @@ RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempt
 -- from the snapshot the statement began with, before the lock was granted, and two claims could
 -- both fill the same free slots.) It returns the rate limit and the start times kept for it, from
 -- which the caller works out how many may start now (QueueLimits). ?1 queue.
-SELECT rate_limit, rate_period_us, rate_starts, key_limit FROM {schema}.runnel_queue WHERE name = ? FOR UPDATE;
+SELECT rate_limit, rate_period_us, rate_starts, key_limit, key_rate_limit, key_rate_period_us
+FROM {schema}.runnel_queue WHERE name = ? FOR UPDATE;
 
 -- name: QueueRateStarted
 -- The start times a rate-limited queue keeps, after a claim under its lock started jobs. ?1 the
@@ -181,8 +182,11 @@ RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempt
 -- of runnel_job_fetch_keyed); each key offers its first jobs, up to the per-key limit less its
 -- running jobs; and the keys take turns: every key's first job, then every key's second, each
 -- turn by priority and time, so a key with a million jobs waiting does not hold up the others. A
--- key of weight w (key_weights) takes w jobs a turn. ?1 ?2 queue, ?3 queue, ?4 ?5 batch size, ?6
--- queue, ?7 queue, ?8 now, ?9 key limit, ?10 queue, ?11 key limit, ?12 now, ?13 client id.
+-- key of weight w (key_weights) takes w jobs a turn. Under a rate per key, a key also takes no
+-- more than its rate less its starts since ?8 (runnel_key_rate). ?1 ?2 queue, ?3 queue, ?4 ?5
+-- batch size, ?6 queue, ?7 queue, ?8 the rate's window start (microseconds), ?9 queue, ?10 now,
+-- ?11 key limit, ?12 queue, ?13 key limit, ?14 the rate per key (or a number no key reaches), ?15
+-- now, ?16 client id.
 WITH RECURSIVE keys AS (
     (SELECT limit_key FROM {schema}.runnel_job
      WHERE state = 'available' AND limit_key IS NOT NULL AND queue = ?
@@ -204,6 +208,8 @@ room AS MATERIALIZED (
 ),
 offered AS MATERIALIZED (
     SELECT c.id, c.priority, c.scheduled_at, c.turn, coalesce(r.n, 0) AS busy,
+           (SELECT count(*) FROM {schema}.runnel_key_rate kr, unnest(kr.starts) AS s(t)
+            WHERE kr.queue = ? AND kr.key = k.limit_key AND s.t > ?) AS started,
            ceil(c.turn::numeric / greatest(1, coalesce((w.key_weights ->> k.limit_key)::integer, 1))) AS round
     FROM keys k
     CROSS JOIN LATERAL (
@@ -219,7 +225,7 @@ offered AS MATERIALIZED (
 ),
 picked AS MATERIALIZED (
     SELECT id FROM offered
-    WHERE turn <= ? - busy
+    WHERE turn <= ? - busy AND turn <= ? - started
     ORDER BY round, priority, scheduled_at, id
     LIMIT (SELECT coalesce(max(n), 0) FROM room)
 ),
@@ -236,6 +242,17 @@ SET state = 'running',
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
 RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
           j.scheduled_at, j.errors::text[], j.metadata, j.tags;
+
+-- name: KeyRateStarted
+-- After a keyed claim under a rate per key: each key's start times with the claim's added, the
+-- last ?4 kept. ?1 queue, ?2 now (microseconds), ?3 the claimed ids, ?4 the rate per key.
+INSERT INTO {schema}.runnel_key_rate AS kr (queue, key, starts)
+SELECT ?, j.limit_key, array_fill(?::bigint, ARRAY[count(*)::integer])
+FROM {schema}.runnel_job j WHERE j.id = ANY (?::bigint[])
+GROUP BY j.limit_key
+ON CONFLICT (queue, key) DO UPDATE
+SET starts = (SELECT array_agg(t ORDER BY t)
+              FROM (SELECT t FROM unnest(kr.starts || excluded.starts) AS u(t) ORDER BY t DESC LIMIT ?) AS kept);
 
 -- name: JobClaimAtMostOnce
 -- The at-most-once claim: the same selection, but the jobs are deleted, so that no completion

@@ -227,6 +227,14 @@ final class SqliteCluster {
             ps.setLong(4, Times.toMicros(now));
             ps.setString(5, queue);
             ps.setString(6, QueueLimits.weights(limit));
+            Optional<RateLimit> rate = limit.flatMap(KeyLimit::rate);
+            if (rate.isPresent()) {
+                ps.setInt(7, rate.get().jobs());
+                ps.setLong(8, rate.get().periodMicros());
+            } else {
+                ps.setNull(7, Types.INTEGER);
+                ps.setNull(8, Types.BIGINT);
+            }
             boolean found;
             try (ResultSet rs = ps.executeQuery()) {
                 found = rs.next();

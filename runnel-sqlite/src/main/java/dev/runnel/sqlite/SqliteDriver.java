@@ -67,7 +67,7 @@ public final class SqliteDriver implements Driver {
     public static final int DEFAULT_READERS = 2;
 
     private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUniform", "JobInsertReturning", "JobUniqueHolder", "LastInsertId",
-            "JobClaim", "JobClaimLimited", "JobClaimKeyed", "QueueRateRead", "QueueRateStarted", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobIdRange", "JobCreatedAtFrom", "JobGet", "JobGetMany", "JobList", "JobCountByState");
+            "JobClaim", "JobClaimLimited", "JobClaimKeyed", "KeyRateClaimed", "KeyRateRead", "KeyRateWrite", "QueueRateRead", "QueueRateStarted", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobIdRange", "JobCreatedAtFrom", "JobGet", "JobGetMany", "JobList", "JobCountByState");
 
     private final SqlFile sql;
     private final List<Migration> migrations;
@@ -191,6 +191,35 @@ public final class SqliteDriver implements Driver {
         return jobs;
     }
 
+    /** Adds the claim's starts to each of its keys' kept start times (under the writer lock). */
+    private void keyRateStarted(SqliteConnections.Session s, String queue, RateLimit rate, List<JobRow> rows, long now)
+            throws SQLException {
+        PreparedStatement keys = s.prepare(sql.get("KeyRateClaimed"));
+        keys.setString(1, SqliteBatch.encodeIds(rows.stream().mapToLong(JobRow::id).toArray()));
+        java.util.Map<String, Integer> started = new java.util.LinkedHashMap<>();
+        try (ResultSet rs = keys.executeQuery()) {
+            while (rs.next()) {
+                started.put(rs.getString(1), rs.getInt(2));
+            }
+        }
+        PreparedStatement read = s.prepare(sql.get("KeyRateRead"));
+        PreparedStatement write = s.prepare(sql.get("KeyRateWrite"));
+        for (java.util.Map.Entry<String, Integer> key : started.entrySet()) {
+            read.setString(1, queue);
+            read.setString(2, key.getKey());
+            long[] starts = new long[0];
+            try (ResultSet rs = read.executeQuery()) {
+                if (rs.next()) {
+                    starts = SqliteBatch.decodeLongs(rs.getString(1));
+                }
+            }
+            write.setString(1, queue);
+            write.setString(2, key.getKey());
+            write.setString(3, SqliteBatch.encodeIds(QueueLimits.afterStarting(rate, starts, now, key.getValue())));
+            write.executeUpdate();
+        }
+    }
+
     private static List<JobRow> claimed(PreparedStatement claim, JobClaimParams params) throws SQLException {
         List<JobRow> rows = new ArrayList<>(params.max());
         try (ResultSet rs = claim.executeQuery()) {
@@ -209,6 +238,7 @@ public final class SqliteDriver implements Driver {
         Optional<RateLimit> rate = Optional.empty();
         long[] starts = new long[0];
         OptionalInt keyLimit = OptionalInt.empty();
+        Optional<RateLimit> keyRate = Optional.empty();
         PreparedStatement read = s.prepare(sql.get("QueueRateRead"));
         read.setString(1, params.queue());
         try (ResultSet rs = read.executeQuery()) {
@@ -216,6 +246,7 @@ public final class SqliteDriver implements Driver {
                 rate = QueueLimits.rateLimit(rs, 1);
                 starts = SqliteBatch.decodeLongs(rs.getString(3));
                 keyLimit = QueueLimits.optionalInt(rs, 4);
+                keyRate = QueueLimits.rateLimit(rs, 5);
             }
         }
         int room = rate.isPresent() ? Math.min(params.max(), QueueLimits.rateRoom(rate.get(), starts, now)) : params.max();
@@ -229,8 +260,13 @@ public final class SqliteDriver implements Driver {
         claim.setInt(4, room);
         if (keyLimit.isPresent()) {
             claim.setInt(5, keyLimit.getAsInt());
+            claim.setLong(6, keyRate.map(r -> now - r.periodMicros()).orElse(Long.MAX_VALUE));
+            claim.setInt(7, keyRate.map(RateLimit::jobs).orElse(Integer.MAX_VALUE));
         }
         List<JobRow> rows = claimed(claim, params);
+        if (keyLimit.isPresent() && keyRate.isPresent() && !rows.isEmpty()) {
+            keyRateStarted(s, params.queue(), keyRate.get(), rows, now);
+        }
         if (rate.isPresent() && !rows.isEmpty()) {
             PreparedStatement started = s.prepare(sql.get("QueueRateStarted"));
             started.setString(1, SqliteBatch.encodeIds(QueueLimits.afterStarting(rate.get(), starts, now, rows.size())));

@@ -63,7 +63,7 @@ ON CONFLICT (name) DO UPDATE SET updated_at = excluded.updated_at;
 
 -- name: QueueList
 SELECT name, created_at, updated_at, paused_at, metadata, global_limit, rate_limit, rate_period_us,
-       key_source, key_field, key_limit, key_weights
+       key_source, key_field, key_limit, key_weights, key_rate_limit, key_rate_period_us
 FROM runnel_queue ORDER BY name;
 
 -- name: QueuePause
@@ -95,9 +95,10 @@ UPDATE runnel_queue SET rate_limit = ?1, rate_period_us = ?2, updated_at = ?3 WH
 
 -- name: QueueSetKeyLimit
 -- Sets queue ?5's per-key limit: ?1 source, ?2 field, ?3 limit (all null: none), ?6 weights (a
--- JSON object); ?4 now. Returns its name when it exists.
-UPDATE runnel_queue SET key_source = ?1, key_field = ?2, key_limit = ?3, key_weights = ?6, key_set_at = ?4,
-    updated_at = ?4
+-- JSON object), ?7 ?8 the rate per key (jobs, period in microseconds; null: none); ?4 now.
+-- Returns its name when it exists.
+UPDATE runnel_queue SET key_source = ?1, key_field = ?2, key_limit = ?3, key_weights = ?6, key_rate_limit = ?7,
+    key_rate_period_us = ?8, key_set_at = ?4, updated_at = ?4
 WHERE name = ?5 RETURNING name;
 
 -- name: QueueKeyWaiting

@@ -99,8 +99,10 @@ RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created
 -- write transaction. The keys with waiting jobs are found one index probe each (a skip scan of
 -- runnel_job_fetch_keyed); each key offers its first jobs, up to the per-key limit less its
 -- running jobs; and the keys take turns: every key's first job, then every key's second, each
--- turn by priority and time; a key of weight w (key_weights) takes w jobs a turn. ?1 now, ?2
--- client id, ?3 queue, ?4 batch size, ?5 key limit.
+-- turn by priority and time; a key of weight w (key_weights) takes w jobs a turn. Under a rate per
+-- key, a key also takes no more than its rate less its starts since ?6 (runnel_key_rate). ?1 now,
+-- ?2 client id, ?3 queue, ?4 batch size, ?5 key limit, ?6 the rate's window start, ?7 the rate per
+-- key (or a number no key reaches).
 WITH RECURSIVE keys(k) AS (
     SELECT (SELECT limit_key FROM runnel_job
             WHERE state = 'available' AND limit_key IS NOT NULL AND queue = ?3 ORDER BY limit_key LIMIT 1)
@@ -135,16 +137,32 @@ SET state = 'running',
 WHERE id IN (
     SELECT o.id FROM offered o LEFT JOIN running r ON r.limit_key = o.limit_key
     WHERE o.turn <= ?5 - coalesce(r.n, 0)
+      AND o.turn <= ?7 - (SELECT count(*) FROM runnel_key_rate kr, json_each(kr.starts) s
+                          WHERE kr.queue = ?3 AND kr.key = o.limit_key AND s.value > ?6)
     ORDER BY (o.turn + o.weight - 1) / o.weight, o.priority, o.scheduled_at, o.id
     LIMIT coalesce((SELECT max(0, min(?4, coalesce(q.global_limit - (SELECT coalesce(sum(n), 0) FROM running), ?4)))
                     FROM runnel_queue q WHERE q.name = ?3 AND q.paused_at IS NULL), 0))
 RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
           errors, metadata, tags;
 
+-- name: KeyRateClaimed
+-- The keys of the jobs a keyed claim took (?1, a JSON array of ids), with how many each.
+SELECT limit_key, count(*) FROM runnel_job WHERE id IN (SELECT value FROM json_each(?1)) GROUP BY limit_key;
+
+-- name: KeyRateRead
+-- A key's kept start times (a JSON array). ?1 queue, ?2 key.
+SELECT starts FROM runnel_key_rate WHERE queue = ?1 AND key = ?2;
+
+-- name: KeyRateWrite
+-- A key's start times to keep. ?1 queue, ?2 key, ?3 the starts (a JSON array).
+INSERT INTO runnel_key_rate (queue, key, starts) VALUES (?1, ?2, ?3)
+ON CONFLICT (queue, key) DO UPDATE SET starts = excluded.starts;
+
 -- name: QueueRateRead
 -- The rate limit of queue ?1 and the start times kept for it (a JSON array), read by the limited
 -- claim in its write transaction.
-SELECT rate_limit, rate_period_us, rate_starts, key_limit FROM runnel_queue WHERE name = ?1;
+SELECT rate_limit, rate_period_us, rate_starts, key_limit, key_rate_limit, key_rate_period_us
+FROM runnel_queue WHERE name = ?1;
 
 -- name: QueueRateStarted
 -- The start times a rate-limited queue keeps, after a limited claim started jobs. ?1 the starts

@@ -9,6 +9,9 @@ ALTER TABLE {schema}.runnel_queue
     ADD COLUMN key_set_at timestamptz,
     -- Keys' weights in the turns ({"acme": 3}: three jobs a turn); a key not named weighs 1.
     ADD COLUMN key_weights jsonb NOT NULL DEFAULT '{}',
+    -- A rate per key: at most key_rate_limit of a key's jobs started in any key_rate_period_us.
+    ADD COLUMN key_rate_limit integer CONSTRAINT runnel_queue_key_rate_range CHECK (key_rate_limit BETWEEN 1 AND 100000),
+    ADD COLUMN key_rate_period_us bigint CONSTRAINT runnel_queue_key_rate_period CHECK (key_rate_period_us >= 1000),
     ADD CONSTRAINT runnel_queue_key_whole
         CHECK ((key_limit IS NULL) = (key_field IS NULL) AND (key_field IS NULL) = (key_source IS NULL));
 
@@ -33,3 +36,12 @@ CREATE TRIGGER runnel_job_key_inserted AFTER INSERT ON {schema}.runnel_job
 -- The keyed claim: the keys with waiting jobs, one index probe each, and each key's jobs in order.
 CREATE INDEX runnel_job_fetch_keyed ON {schema}.runnel_job (queue, limit_key, priority, scheduled_at, id)
     WHERE state = 'available' AND limit_key IS NOT NULL;
+
+-- The start times of each key's last key_rate_limit jobs, as runnel_queue.rate_starts keeps them
+-- for the queue; written by the keyed claim, under the queue's lock.
+CREATE TABLE {schema}.runnel_key_rate (
+    queue  text     NOT NULL,
+    key    text     NOT NULL,
+    starts bigint[] NOT NULL,
+    PRIMARY KEY (queue, key)
+);

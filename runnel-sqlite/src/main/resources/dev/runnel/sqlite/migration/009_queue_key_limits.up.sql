@@ -5,6 +5,15 @@ ALTER TABLE runnel_queue ADD COLUMN key_field TEXT;
 ALTER TABLE runnel_queue ADD COLUMN key_limit INTEGER CHECK (key_limit >= 1);
 ALTER TABLE runnel_queue ADD COLUMN key_set_at INTEGER;
 ALTER TABLE runnel_queue ADD COLUMN key_weights TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE runnel_queue ADD COLUMN key_rate_limit INTEGER CHECK (key_rate_limit BETWEEN 1 AND 100000);
+ALTER TABLE runnel_queue ADD COLUMN key_rate_period_us INTEGER CHECK (key_rate_period_us >= 1000);
+
+CREATE TABLE runnel_key_rate (
+    queue  TEXT NOT NULL,
+    key    TEXT NOT NULL,
+    starts TEXT NOT NULL,
+    PRIMARY KEY (queue, key)
+);
 
 CREATE TRIGGER runnel_job_key_inserted AFTER INSERT ON runnel_job
 WHEN (SELECT key_limit FROM runnel_queue WHERE name = NEW.queue) IS NOT NULL

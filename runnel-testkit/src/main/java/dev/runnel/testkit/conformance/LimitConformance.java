@@ -290,6 +290,27 @@ public abstract class LimitConformance extends DriverConformance {
     }
 
     @Test
+    void aRatePerKeyHoldsForEachKeyOverSeveralPeriods() {
+        driver.queueRegister(List.of("default"), clock.instant());
+        inserter().queues().setKeyLimit("default", dev.runnel.KeyLimit.byArgs("name", 10).withRate(2, Duration.ofSeconds(10)));
+        assertThat(inserter().queues().get("default").orElseThrow().keyLimit().orElseThrow().rate())
+                .contains(new dev.runnel.RateLimit(2, Duration.ofSeconds(10)));
+        for (int i = 0; i < 7; i++) {
+            insertJobsOf("a", 1);
+            insertJobsOf("b", 1);
+        }
+        for (int period = 0; period < 3; period++) {
+            List<String> keys = claimLimited("x", 10).stream()
+                    .map(j -> j.args().replaceAll(".*\"name\":\"(\\w+)\".*", "$1")).toList();
+            assertThat(keys).as("period " + period).containsExactlyInAnyOrder("a", "a", "b", "b");
+            clock.advance(Duration.ofSeconds(5));
+            assertThat(claimLimited("x", 10)).as("half-way through period " + period).isEmpty();
+            clock.advance(Duration.ofSeconds(5).plusNanos(1_000));
+        }
+        assertThat(claimLimited("x", 10)).hasSize(2); // the last job of each key
+    }
+
+    @Test
     void badLimitsAreRefusedWhenConfigured() {
         assertThatThrownBy(() -> client().globalLimit("default", 3)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("globalLimit needs queue default configured first");
