@@ -165,6 +165,24 @@ public final class RunnelBuilder {
         return this;
     }
 
+    /**
+     * A per-key limit by an args field that no registered worker's args record has would put every
+     * job under the key "": refused, naming the field.
+     */
+    private void checkKeyField(KeyLimit limit) {
+        if (limit.source() != KeyLimit.Source.ARGS || units.isEmpty()) {
+            return;
+        }
+        boolean someHaveIt = units.values().stream().map(WorkUnit::type)
+                .anyMatch(type -> !type.isRecord() || java.util.Arrays.stream(type.getRecordComponents())
+                        .anyMatch(c -> c.getName().equals(limit.field())));
+        if (!someHaveIt) {
+            throw new IllegalArgumentException("keyLimit field '" + limit.field() + "' is not a field of any registered"
+                    + " worker's args (" + units.values().stream().map(u -> u.type().getSimpleName()).sorted().toList()
+                    + "): every job would have the key \"\"");
+        }
+    }
+
     private ClientConfig.QueueConfig limitable(String name, String option) {
         ClientConfig.QueueConfig queue = queues.get(InsertOptions.validateQueue(name));
         if (queue == null || queue.atMostOnce()) {
@@ -402,6 +420,7 @@ public final class RunnelBuilder {
                     + " ever be worked: add queue(\"" + InsertOptions.DEFAULT_QUEUE + "\", n) for the default"
                     + " queue (or build without workers for a client that only inserts)");
         }
+        queues.forEach((name, queue) -> queue.keyLimit().ifPresent(this::checkKeyField));
         if (heartbeatTimeout.compareTo(heartbeatInterval.multipliedBy(2)) < 0) {
             throw new IllegalArgumentException("heartbeatTimeout (" + heartbeatTimeout + ") must be at least twice"
                     + " heartbeatInterval (" + heartbeatInterval + ")");

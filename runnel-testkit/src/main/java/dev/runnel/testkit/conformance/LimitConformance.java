@@ -318,6 +318,10 @@ public abstract class LimitConformance extends DriverConformance {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least once");
         assertThatThrownBy(() -> client().rateLimit("default", 3, Duration.ofSeconds(1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rateLimit needs queue default");
+        assertThatThrownBy(() -> client().queue("default", 5).keyLimit("default", dev.runnel.KeyLimit.byArgs("tenant", 2))
+                .worker(TestArgs.class, job -> {}).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("keyLimit field 'tenant' is not a field of any registered worker's args ([TestArgs])");
         assertThatThrownBy(() -> client().queue("default", 5).globalLimit("default", 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("globalLimit of queue default must be at least 1, was 0");
