@@ -2,8 +2,10 @@ package dev.runnel.driver;
 
 import dev.runnel.KeyLimit;
 import dev.runnel.RateLimit;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -54,6 +56,26 @@ public final class QueueLimits {
         com.fasterxml.jackson.databind.node.ObjectNode node = JobJson.MAPPER.createObjectNode();
         limit.ifPresent(l -> l.weights().forEach(node::put));
         return node.toString();
+    }
+
+    /** Binds {@code rate} to parameters {@code index} (jobs) and {@code index + 1} (period in microseconds), or nulls. */
+    public static void bindRate(PreparedStatement ps, int index, Optional<RateLimit> rate) throws SQLException {
+        if (rate.isPresent()) {
+            ps.setInt(index, rate.get().jobs());
+            ps.setLong(index + 1, rate.get().periodMicros());
+        } else {
+            ps.setNull(index, Types.INTEGER);
+            ps.setNull(index + 1, Types.BIGINT);
+        }
+    }
+
+    /** Binds {@code value} to parameter {@code index}, or a null. */
+    public static void bindInt(PreparedStatement ps, int index, OptionalInt value) throws SQLException {
+        if (value.isPresent()) {
+            ps.setInt(index, value.getAsInt());
+        } else {
+            ps.setNull(index, Types.INTEGER);
+        }
     }
 
     /** How many more jobs may start at {@code now} under {@code rate}, given the kept {@code starts}. */

@@ -14,7 +14,6 @@ import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.SqlFile;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -184,13 +183,8 @@ final class PostgresCluster {
     boolean setGlobalLimit(String queue, OptionalInt limit, Instant now) {
         return connections.run("setting a queue's global limit", c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.get("QueueSetGlobalLimit"))) {
-                if (limit.isPresent()) {
-                    ps.setInt(1, limit.getAsInt());
-                    ps.setInt(4, limit.getAsInt());
-                } else {
-                    ps.setNull(1, Types.INTEGER);
-                    ps.setNull(4, Types.INTEGER);
-                }
+                QueueLimits.bindInt(ps, 1, limit);
+                QueueLimits.bindInt(ps, 4, limit);
                 ps.setObject(2, PostgresJobs.timestamp(now));
                 ps.setString(3, queue);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -203,13 +197,7 @@ final class PostgresCluster {
     boolean setRateLimit(String queue, Optional<RateLimit> rate, Instant now) {
         return connections.run("setting a queue's rate limit", c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.get("QueueSetRateLimit"))) {
-                if (rate.isPresent()) {
-                    ps.setInt(1, rate.get().jobs());
-                    ps.setLong(2, rate.get().periodMicros());
-                } else {
-                    ps.setNull(1, Types.INTEGER);
-                    ps.setNull(2, Types.BIGINT);
-                }
+                QueueLimits.bindRate(ps, 1, rate);
                 ps.setObject(3, PostgresJobs.timestamp(now));
                 ps.setString(4, queue);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -225,20 +213,9 @@ final class PostgresCluster {
             try (PreparedStatement ps = c.prepareStatement(sql.get("QueueSetKeyLimit"))) {
                 ps.setString(1, limit.map(KeyLimit::sourceName).orElse(null));
                 ps.setString(2, limit.map(KeyLimit::field).orElse(null));
-                if (limit.isPresent()) {
-                    ps.setInt(3, limit.get().limit());
-                } else {
-                    ps.setNull(3, Types.INTEGER);
-                }
+                QueueLimits.bindInt(ps, 3, limit.map(l -> OptionalInt.of(l.limit())).orElse(OptionalInt.empty()));
                 ps.setString(4, QueueLimits.weights(limit));
-                Optional<RateLimit> rate = limit.flatMap(KeyLimit::rate);
-                if (rate.isPresent()) {
-                    ps.setInt(5, rate.get().jobs());
-                    ps.setLong(6, rate.get().periodMicros());
-                } else {
-                    ps.setNull(5, Types.INTEGER);
-                    ps.setNull(6, Types.BIGINT);
-                }
+                QueueLimits.bindRate(ps, 5, limit.flatMap(KeyLimit::rate));
                 ps.setObject(7, PostgresJobs.timestamp(now));
                 ps.setObject(8, PostgresJobs.timestamp(now));
                 ps.setString(9, queue);

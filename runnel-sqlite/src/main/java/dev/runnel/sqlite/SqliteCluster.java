@@ -17,7 +17,6 @@ import dev.runnel.driver.Times;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -176,11 +175,7 @@ final class SqliteCluster {
     boolean setGlobalLimit(String queue, OptionalInt limit, Instant now) {
         return connections.writeTransaction(s -> {
             PreparedStatement set = s.prepare(sql.get("QueueSetGlobalLimit"));
-            if (limit.isPresent()) {
-                set.setInt(1, limit.getAsInt());
-            } else {
-                set.setNull(1, Types.INTEGER);
-            }
+            QueueLimits.bindInt(set, 1, limit);
             set.setLong(2, Times.toMicros(now));
             set.setString(3, queue);
             boolean found;
@@ -199,13 +194,7 @@ final class SqliteCluster {
     boolean setRateLimit(String queue, Optional<RateLimit> rate, Instant now) {
         return connections.write(s -> {
             PreparedStatement ps = s.prepare(sql.get("QueueSetRateLimit"));
-            if (rate.isPresent()) {
-                ps.setInt(1, rate.get().jobs());
-                ps.setLong(2, rate.get().periodMicros());
-            } else {
-                ps.setNull(1, Types.INTEGER);
-                ps.setNull(2, Types.BIGINT);
-            }
+            QueueLimits.bindRate(ps, 1, rate);
             ps.setLong(3, Times.toMicros(now));
             ps.setString(4, queue);
             try (ResultSet rs = ps.executeQuery()) {
@@ -219,22 +208,11 @@ final class SqliteCluster {
             PreparedStatement ps = s.prepare(sql.get("QueueSetKeyLimit"));
             ps.setString(1, limit.map(KeyLimit::sourceName).orElse(null));
             ps.setString(2, limit.map(KeyLimit::field).orElse(null));
-            if (limit.isPresent()) {
-                ps.setInt(3, limit.get().limit());
-            } else {
-                ps.setNull(3, Types.INTEGER);
-            }
+            QueueLimits.bindInt(ps, 3, limit.map(l -> OptionalInt.of(l.limit())).orElse(OptionalInt.empty()));
             ps.setLong(4, Times.toMicros(now));
             ps.setString(5, queue);
             ps.setString(6, QueueLimits.weights(limit));
-            Optional<RateLimit> rate = limit.flatMap(KeyLimit::rate);
-            if (rate.isPresent()) {
-                ps.setInt(7, rate.get().jobs());
-                ps.setLong(8, rate.get().periodMicros());
-            } else {
-                ps.setNull(7, Types.INTEGER);
-                ps.setNull(8, Types.BIGINT);
-            }
+            QueueLimits.bindRate(ps, 7, limit.flatMap(KeyLimit::rate));
             boolean found;
             try (ResultSet rs = ps.executeQuery()) {
                 found = rs.next();
