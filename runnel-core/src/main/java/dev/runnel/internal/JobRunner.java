@@ -76,22 +76,42 @@ public final class JobRunner {
      * outcome, so that every claimed job gets one.
      */
     public Outcome run(RunningJob running) {
-        if (!mdc) {
-            return runGuarded(running);
-        }
-        JobRow row = running.row;
-        MDC.put(Job.MDC_ID, Long.toString(row.id()));
-        MDC.put(Job.MDC_KIND, row.kind());
-        MDC.put(Job.MDC_QUEUE, row.queue());
-        MDC.put(Job.MDC_ATTEMPT, Integer.toString(row.attempt()));
+        boolean tagged = mdc && tag(running.row);
         try {
             return runGuarded(running);
         } finally {
-            // The thread ends with the job, but a worker's pool thread would not: leave nothing behind.
+            if (tagged) {
+                untag();
+            }
+        }
+    }
+
+    /** Puts the job in the MDC; false when the logging backend failed at it (the job runs untagged). */
+    private static boolean tag(JobRow row) {
+        try {
+            MDC.put(Job.MDC_ID, Long.toString(row.id()));
+            MDC.put(Job.MDC_KIND, row.kind());
+            MDC.put(Job.MDC_QUEUE, row.queue());
+            MDC.put(Job.MDC_ATTEMPT, Integer.toString(row.attempt()));
+            return true;
+        } catch (RuntimeException e) {
+            untag();
+            return false;
+        }
+    }
+
+    /**
+     * Takes the job out of the MDC. The thread ends with the job, but a worker's pool thread would
+     * not: leave nothing behind. A failure here must not cost the job its outcome.
+     */
+    private static void untag() {
+        try {
             MDC.remove(Job.MDC_ID);
             MDC.remove(Job.MDC_KIND);
             MDC.remove(Job.MDC_QUEUE);
             MDC.remove(Job.MDC_ATTEMPT);
+        } catch (RuntimeException e) {
+            // nothing more to do
         }
     }
 
