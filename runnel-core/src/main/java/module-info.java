@@ -4,8 +4,10 @@
  */
 module dev.runnel.core {
     requires transitive java.sql;
-    requires com.fasterxml.jackson.databind;
+    // The builder takes the application's ObjectMapper: a type of the API.
+    requires transitive com.fasterxml.jackson.databind;
     requires com.fasterxml.jackson.core;
+    requires com.fasterxml.jackson.datatype.jsr310;
     requires org.slf4j;
     // Periodic jobs' cron expressions (an automatic module: cron-utils ships no module-info).
     requires com.cronutils;

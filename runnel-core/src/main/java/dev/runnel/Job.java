@@ -2,6 +2,7 @@ package dev.runnel;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.runnel.driver.JobJson;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -24,7 +25,16 @@ public final class Job<T extends JobArgs> {
      */
     public static final int MAX_OUTPUT_BYTES = 32 * 1024;
 
-    private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() {};
+    /** The SLF4J MDC key that holds the id of the job being worked on its thread: {@value}. */
+    public static final String MDC_ID = "runnel.job.id";
+    /** The MDC key of the kind of the job being worked: {@value}. */
+    public static final String MDC_KIND = "runnel.job.kind";
+    /** The MDC key of the queue of the job being worked: {@value}. */
+    public static final String MDC_QUEUE = "runnel.job.queue";
+    /** The MDC key of the attempt being worked, 1 on the first: {@value}. */
+    public static final String MDC_ATTEMPT = "runnel.job.attempt";
+
+    private static final ObjectReader METADATA = JobJson.READER.forType(new TypeReference<LinkedHashMap<String, Object>>() {});
 
     private final JobRow row;
     private final T args;
@@ -84,7 +94,7 @@ public final class Job<T extends JobArgs> {
         Map<String, Object> m = metadata;
         if (m == null) {
             try {
-                m = Collections.unmodifiableMap(JobJson.MAPPER.readValue(row.metadata(), MAP));
+                m = Collections.unmodifiableMap(METADATA.readValue(row.metadata()));
             } catch (JsonProcessingException e) {
                 throw new RunnelException("the metadata of job " + row.id() + " is not a JSON object: "
                         + e.getOriginalMessage(), e);
@@ -138,7 +148,7 @@ public final class Job<T extends JobArgs> {
         }
         String json;
         try {
-            json = JobJson.MAPPER.writeValueAsString(value);
+            json = JobJson.WRITER.writeValueAsString(value);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("the output of job " + row.id() + " cannot be encoded as JSON: "
                     + e.getOriginalMessage(), e);

@@ -44,7 +44,7 @@ public record JobRow(
             return Optional.empty();
         }
         try {
-            JsonNode node = JobJson.MAPPER.readTree(metadata).get(JobJson.OUTPUT_KEY);
+            JsonNode node = JobJson.READER.readTree(metadata).get(JobJson.OUTPUT_KEY);
             return node == null ? Optional.empty() : Optional.of(node.toString());
         } catch (JsonProcessingException e) {
             throw new RunnelException("the metadata of job " + id + " is not JSON: " + e.getOriginalMessage(), e);

@@ -2,6 +2,7 @@ package dev.runnel;
 
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.PeriodicPauseParams;
+import dev.runnel.internal.ArgsCodec;
 import dev.runnel.internal.PeriodicDefinitions;
 import java.time.Clock;
 import java.util.List;
@@ -22,10 +23,12 @@ import java.util.Optional;
 public final class Periodic {
     private final Driver driver;
     private final Clock clock;
+    private final ArgsCodec codec;
 
-    Periodic(Driver driver, Clock clock) {
+    Periodic(Driver driver, Clock clock, ArgsCodec codec) {
         this.driver = driver;
         this.clock = clock;
+        this.codec = codec;
     }
 
     /** Every periodic job, by name; {@link PeriodicRow#nextRun} tells when each fires next. */
@@ -51,7 +54,7 @@ public final class Periodic {
         if (job == null) {
             throw new IllegalArgumentException("job must not be null");
         }
-        return driver.periodicUpsert(PeriodicDefinitions.upsert(job, false, clock.instant()));
+        return driver.periodicUpsert(PeriodicDefinitions.upsert(job.encodedWith(codec), false, clock.instant()));
     }
 
     /** Removes periodic job {@code name}; throws {@link NotFoundException} when there is none. */

@@ -3,6 +3,7 @@ package dev.runnel;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.runnel.driver.JobJson;
+import dev.runnel.internal.ArgsCodec;
 import dev.runnel.internal.PeriodicDefinitions;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -68,6 +69,11 @@ public final class PeriodicJob {
     private final Schedule schedule;
     private final String kind;
     private final String args;
+    /**
+     * The args object the definition was made from, or null for args given as JSON: a client
+     * encodes it again with its own mapper ({@link #encodedWith}).
+     */
+    private final JobArgs source;
     /** The args type's own defaults, under the options given. */
     private final InsertOptions kindDefaults;
     private final InsertOptions options;
@@ -76,12 +82,13 @@ public final class PeriodicJob {
     private final CatchUp catchUp;
     private final boolean runOnStart;
 
-    private PeriodicJob(String name, Schedule schedule, String kind, String args, InsertOptions kindDefaults,
-            InsertOptions options, CatchUp catchUp, boolean runOnStart) {
+    private PeriodicJob(String name, Schedule schedule, String kind, String args, JobArgs source,
+            InsertOptions kindDefaults, InsertOptions options, CatchUp catchUp, boolean runOnStart) {
         this.name = name;
         this.schedule = schedule;
         this.kind = kind;
         this.args = args;
+        this.source = source;
         this.kindDefaults = kindDefaults;
         this.options = options;
         this.metadata = encodeMetadata(name, options);
@@ -99,20 +106,35 @@ public final class PeriodicJob {
         return of(name, Schedule.every(interval), args);
     }
 
-    /** {@code args} on {@code schedule}, with the args type's {@link JobArgs#insertOptions()} as defaults. */
+    /**
+     * {@code args} on {@code schedule}, with the args type's {@link JobArgs#insertOptions()} as
+     * defaults. The args are encoded here with Runnel's default mapper (so a value it cannot encode
+     * is refused at once), and again with a client's own mapper
+     * ({@link RunnelBuilder#objectMapper}) when that client stores the definition.
+     */
     public static PeriodicJob of(String name, Schedule schedule, JobArgs args) {
         if (args == null) {
             throw new IllegalArgumentException("args of periodic job " + name + " must not be null");
         }
         String kind = InsertOptions.validateKind(args.kind());
-        String json;
+        return create(name, schedule, kind, encode(ArgsCodec.DEFAULT, name, kind, args), args, args.insertOptions());
+    }
+
+    private static String encode(ArgsCodec codec, String name, String kind, JobArgs args) {
         try {
-            json = JobJson.MAPPER.writeValueAsString(args);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("args of periodic job " + name + " cannot be encoded as JSON: "
-                    + e.getOriginalMessage(), e);
+            return codec.encodeArgs(args, kind);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("periodic job " + name + ": " + e.getMessage(), e.getCause());
         }
-        return create(name, schedule, kind, json, args.insertOptions());
+    }
+
+    /** This definition with its args encoded by {@code codec}, when it was made from an args object. */
+    PeriodicJob encodedWith(ArgsCodec codec) {
+        if (source == null || codec == ArgsCodec.DEFAULT) {
+            return this;
+        }
+        return new PeriodicJob(name, schedule, kind, encode(codec, name, kind, source), source, kindDefaults, options,
+                catchUp, runOnStart);
     }
 
     /** A job of {@code kind} with {@code argsJson} (a JSON object) on cron {@code expression}: no Java type needed. */
@@ -127,16 +149,17 @@ public final class PeriodicJob {
 
     /** A job of {@code kind} with {@code argsJson} (a JSON object) on {@code schedule}. */
     public static PeriodicJob of(String name, Schedule schedule, String kind, String argsJson) {
-        return create(name, schedule, InsertOptions.validateKind(kind), objectJson("args", name, argsJson),
+        return create(name, schedule, InsertOptions.validateKind(kind), objectJson("args", name, argsJson), null,
                 InsertOptions.NONE);
     }
 
-    private static PeriodicJob create(String name, Schedule schedule, String kind, String args, InsertOptions defaults) {
+    private static PeriodicJob create(String name, Schedule schedule, String kind, String args, JobArgs source,
+            InsertOptions defaults) {
         validateName(name);
         if (schedule == null) {
             throw new IllegalArgumentException("schedule of periodic job " + name + " must not be null");
         }
-        return new PeriodicJob(name, schedule, kind, args, defaults, defaults, CatchUp.SKIP, false);
+        return new PeriodicJob(name, schedule, kind, args, source, defaults, defaults, CatchUp.SKIP, false);
     }
 
     /** Checks a periodic job's name as queue and kind names are checked: 1 to 128 characters, no control characters. */
@@ -146,7 +169,7 @@ public final class PeriodicJob {
 
     /** This job with its cron schedule read in {@code zone}; an interval has no zone. */
     public PeriodicJob zone(ZoneId zone) {
-        return new PeriodicJob(name, schedule.withZone(zone), kind, args, kindDefaults, options, catchUp, runOnStart);
+        return new PeriodicJob(name, schedule.withZone(zone), kind, args, source, kindDefaults, options, catchUp, runOnStart);
     }
 
     /** What happens to ticks missed while no client ran (default {@link CatchUp#SKIP}). */
@@ -154,7 +177,7 @@ public final class PeriodicJob {
         if (catchUp == null) {
             throw new IllegalArgumentException("catchUp of periodic job " + name + " must not be null");
         }
-        return new PeriodicJob(name, schedule, kind, args, kindDefaults, options, catchUp, runOnStart);
+        return new PeriodicJob(name, schedule, kind, args, source, kindDefaults, options, catchUp, runOnStart);
     }
 
     /**
@@ -164,7 +187,7 @@ public final class PeriodicJob {
      * Default false.
      */
     public PeriodicJob runOnStart(boolean runOnStart) {
-        return new PeriodicJob(name, schedule, kind, args, kindDefaults, options, catchUp, runOnStart);
+        return new PeriodicJob(name, schedule, kind, args, source, kindDefaults, options, catchUp, runOnStart);
     }
 
     /**
@@ -186,7 +209,7 @@ public final class PeriodicJob {
                         + "': Runnel sets " + RESERVED_METADATA.stream().sorted().toList() + " on the jobs it enqueues");
             }
         }
-        return new PeriodicJob(name, schedule, kind, args, kindDefaults, options.orElse(kindDefaults), catchUp,
+        return new PeriodicJob(name, schedule, kind, args, source, kindDefaults, options.orElse(kindDefaults), catchUp,
                 runOnStart);
     }
 
@@ -244,7 +267,7 @@ public final class PeriodicJob {
 
     private static String encodeMetadata(String name, InsertOptions options) {
         try {
-            return JobJson.MAPPER.writeValueAsString(options.metadata().orElse(java.util.Map.of()));
+            return JobJson.WRITER.writeValueAsString(options.metadata().orElse(java.util.Map.of()));
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("metadata of periodic job " + name + " cannot be encoded as JSON: "
                     + e.getOriginalMessage(), e);
@@ -258,7 +281,7 @@ public final class PeriodicJob {
         }
         JsonNode node;
         try {
-            node = JobJson.MAPPER.readTree(json);
+            node = JobJson.READER.readTree(json);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(option + " of periodic job " + name + " is not valid JSON: "
                     + e.getOriginalMessage());

@@ -66,7 +66,7 @@ public record PeriodicRow(
                 .tags(tags);
         Map<String, Object> meta;
         try {
-            meta = JobJson.MAPPER.readValue(metadata, new TypeReference<Map<String, Object>>() {});
+            meta = JobJson.READER.forType(new TypeReference<Map<String, Object>>() {}).readValue(metadata);
         } catch (JsonProcessingException e) {
             throw new RunnelException("stored metadata of periodic job " + name + " is malformed: "
                     + e.getOriginalMessage(), e);

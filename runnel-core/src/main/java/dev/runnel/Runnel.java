@@ -69,7 +69,7 @@ public final class Runnel implements AutoCloseable {
     Runnel(ClientConfig config, Driver driver) {
         this.config = config;
         this.driver = driver;
-        this.inserter = new Inserter(config.clock(), driver, this::wake, config.hooks().insert());
+        this.inserter = new Inserter(config.clock(), driver, this::wake, config.hooks().insert(), config.codec());
     }
 
     public static RunnelBuilder builder() {
@@ -255,7 +255,7 @@ public final class Runnel implements AutoCloseable {
 
     /** The cluster's periodic jobs: listed, added, changed, removed, paused, resumed. */
     public Periodic periodic() {
-        return new Periodic(driver, config.clock());
+        return new Periodic(driver, config.clock(), config.codec());
     }
 
     /** The leader's lease, if any client holds or held it. */

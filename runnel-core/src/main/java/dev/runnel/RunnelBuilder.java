@@ -5,7 +5,10 @@ import static dev.runnel.internal.Settings.between;
 import static dev.runnel.internal.Settings.notNegative;
 import static dev.runnel.internal.Settings.positive;
 import static dev.runnel.internal.Settings.require;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobJson;
+import dev.runnel.internal.ArgsCodec;
 import dev.runnel.internal.ClientConfig;
 import dev.runnel.internal.ClientRuntime;
 import dev.runnel.internal.Hooks;
@@ -71,6 +74,12 @@ public final class RunnelBuilder {
     public static final Duration DEFAULT_COMPLETED_RETENTION = Duration.ofHours(24);
     /** Default {@link #retention} of discarded jobs: 7 days, time enough to look into what failed. */
     public static final Duration DEFAULT_DISCARDED_RETENTION = Duration.ofDays(7);
+    /**
+     * Default {@link #jobCountInterval}: 30 s. Counting reads the whole jobs table (there is
+     * deliberately no index on the state), so it runs on the leader alone, and no more often
+     * than queue-depth gauges need.
+     */
+    public static final Duration DEFAULT_JOB_COUNT_INTERVAL = Duration.ofSeconds(30);
 
     private Driver driver;
     private final Map<String, ClientConfig.QueueConfig> queues = new LinkedHashMap<>();
@@ -79,6 +88,10 @@ public final class RunnelBuilder {
     private final List<InsertMiddleware> insertMiddleware = new ArrayList<>();
     private final List<WorkMiddleware> workMiddleware = new ArrayList<>();
     private ErrorHandler errorHandler;
+    private final List<RuntimeListener> runtimeListeners = new ArrayList<>();
+    private Duration jobCountInterval = DEFAULT_JOB_COUNT_INTERVAL;
+    /** Null for Runnel's default. */
+    private ObjectMapper objectMapper;
     private final Map<String, PeriodicJob> periodicJobs = new LinkedHashMap<>();
     private final Map<JobState, Duration> retention = new EnumMap<>(Map.of(
             JobState.COMPLETED, DEFAULT_COMPLETED_RETENTION,
@@ -225,6 +238,46 @@ public final class RunnelBuilder {
     public RunnelBuilder listener(JobListener listener) {
         listeners.add(require("listener", listener));
         return this;
+    }
+
+    /**
+     * Hears of the runtime's own work: each claim, each write of outcomes and, while this client
+     * leads, the job counts by queue and state (see {@link #jobCountInterval}). For metrics.
+     */
+    public RunnelBuilder runtimeListener(RuntimeListener listener) {
+        runtimeListeners.add(require("runtimeListener", listener));
+        return this;
+    }
+
+    /**
+     * How often the leader counts the jobs by queue and state for the runtime listeners: 1 s to
+     * 1 hour, default 30 s. Without a runtime listener nothing is counted.
+     */
+    public RunnelBuilder jobCountInterval(Duration interval) {
+        this.jobCountInterval = between("jobCountInterval", interval, Duration.ofSeconds(1), Duration.ofHours(1));
+        return this;
+    }
+
+    /**
+     * The mapper that writes each job's args (and the metadata given at insert) and reads args
+     * back for the worker: the application's own, such as Spring's, with its modules. The client
+     * keeps a copy made at {@link #build()}. However the mapper is configured, properties the
+     * args type does not know are ignored when reading, so that an older worker reads args a
+     * newer version wrote. Default: {@link #defaultObjectMapper()}. Errors, output and Runnel's
+     * other values are written with Runnel's own mapper.
+     */
+    public RunnelBuilder objectMapper(ObjectMapper mapper) {
+        this.objectMapper = require("objectMapper", mapper);
+        return this;
+    }
+
+    /**
+     * A new mapper configured as Runnel's default, to start from: Java time types
+     * ({@code Instant}, {@code LocalDate}, {@code Duration}...) written as ISO-8601 strings, an
+     * offset kept as written, unknown properties ignored. Each call makes a new one.
+     */
+    public static ObjectMapper defaultObjectMapper() {
+        return JobJson.newMapper();
     }
 
     /** Runs around every insert call; several run in the order added, the first outermost. */
@@ -429,8 +482,10 @@ public final class RunnelBuilder {
             throw new IllegalArgumentException("rescueThreshold (" + rescueThreshold + ") must not be less than"
                     + " jobTimeout (" + jobTimeout + "): a job would be rescued while it may still run");
         }
+        ArgsCodec codec = objectMapper == null ? ArgsCodec.DEFAULT : ArgsCodec.of(objectMapper);
         ClientConfig config = new ClientConfig(clientId, clock, queues, units, listeners,
-                new Hooks(insertMiddleware, workMiddleware, errorHandler), List.copyOf(periodicJobs.values()),
+                new Hooks(insertMiddleware, workMiddleware, errorHandler), codec, runtimeListeners, jobCountInterval,
+                periodicJobs.values().stream().map(job -> job.encodedWith(codec)).toList(),
                 retryPolicy, fetchPollInterval, fetchCooldown, jobTimeout, schedulerInterval, stopTimeout,
                 completerBatchSize, completerFlushInterval, heartbeatInterval, heartbeatTimeout, leaderLease,
                 rescueThreshold, cleanerInterval, retention, autoMigrate, stopOnShutdown);

@@ -53,7 +53,7 @@ public final class QueueLimits {
 
     /** A per-key limit's weights as the JSON object the drivers store. */
     public static String weights(Optional<KeyLimit> limit) {
-        com.fasterxml.jackson.databind.node.ObjectNode node = JobJson.MAPPER.createObjectNode();
+        com.fasterxml.jackson.databind.node.ObjectNode node = JobJson.NODES.objectNode();
         limit.ifPresent(l -> l.weights().forEach(node::put));
         return node.toString();
     }

@@ -6,6 +6,7 @@ import dev.runnel.JobListener;
 import dev.runnel.JobState;
 import dev.runnel.PeriodicJob;
 import dev.runnel.RetryPolicy;
+import dev.runnel.RuntimeListener;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -20,6 +21,9 @@ import java.util.OptionalInt;
  *
  * @param retention how long each final state's jobs are kept; a state absent is kept forever
  * @param hooks the insert and work middleware and the error handler
+ * @param codec how args (and the metadata given at insert) are written and read
+ * @param runtimeListeners what hears of claims, outcome writes and, on the leader, job counts
+ * @param jobCountInterval how often the leader counts jobs for the runtime listeners
  */
 public record ClientConfig(
         String clientId,
@@ -28,6 +32,9 @@ public record ClientConfig(
         Map<String, WorkUnit<?>> units,
         List<JobListener> listeners,
         Hooks hooks,
+        ArgsCodec codec,
+        List<RuntimeListener> runtimeListeners,
+        Duration jobCountInterval,
         List<PeriodicJob> periodicJobs,
         RetryPolicy retryPolicy,
         Duration fetchPollInterval,
@@ -83,6 +90,7 @@ public record ClientConfig(
         queues = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(queues));
         units = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(units));
         listeners = List.copyOf(listeners);
+        runtimeListeners = List.copyOf(runtimeListeners);
         periodicJobs = List.copyOf(periodicJobs);
         retention = Map.copyOf(retention);
     }

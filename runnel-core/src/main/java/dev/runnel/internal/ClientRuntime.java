@@ -32,6 +32,8 @@ public final class ClientRuntime {
     private final Completer completer;
     private final DeadlineWatcher deadlines;
     private final CancelWatcher cancels;
+    /** Null when the client has no runtime listeners: nobody to count for. */
+    private final JobCounter jobCounter;
     private AutoCloseable insertSubscription;
 
     public ClientRuntime(ClientConfig config, Driver driver) {
@@ -47,16 +49,19 @@ public final class ClientRuntime {
                 config.cleanerInterval(), config.retention()), elector));
         maintenance.add(new PeriodicEnqueuer(driver, config.clock(), new PeriodicEnqueuer.Config(config.clientId(),
                 config.schedulerInterval(), periodicGrace(config.leaderLease())), elector, this::wake));
+        RuntimeListeners runtimeListeners = new RuntimeListeners(config.runtimeListeners());
+        this.jobCounter = runtimeListeners.isEmpty() ? null
+                : new JobCounter(driver, config.jobCountInterval(), elector, runtimeListeners);
         this.completer = new Completer(driver, config.listeners(), new Completer.Config(config.completerBatchSize(),
                 config.completerFlushInterval(), config.stopTimeout(), config.clientId()), config.clock(),
-                config.retryPolicy());
+                config.retryPolicy(), runtimeListeners);
         JobRunner runner = new JobRunner(config.units(), config.clock(), config.jobTimeout(), config.retryPolicy(),
-                config.hooks());
+                config.hooks(), config.codec());
         ClaimClock claimClock = new ClaimClock(config.clock());
         config.queues().forEach((queue, q) -> producers.put(queue, new Producer(new Producer.Config(queue,
                 q.maxWorkers(), config.fetchPollInterval(), config.fetchCooldown(), config.clientId(), q.atMostOnce(),
                 q.limited()),
-                driver, runner, completer, config.clock(), claimClock)));
+                driver, runner, completer, config.clock(), claimClock, runtimeListeners)));
         this.deadlines = new DeadlineWatcher(List.copyOf(producers.values()));
         this.cancels = new CancelWatcher(driver, List.copyOf(producers.values()));
     }
@@ -83,6 +88,9 @@ public final class ClientRuntime {
         heartbeat.start();
         elector.start();
         maintenance.forEach(Service::start);
+        if (jobCounter != null) {
+            jobCounter.start();
+        }
         completer.start();
         deadlines.start();
         cancels.start();
@@ -100,6 +108,9 @@ public final class ClientRuntime {
         closeQuietly(insertSubscription);
         producers.values().forEach(Producer::stop);
         maintenance.forEach(Service::stop);
+        if (jobCounter != null) {
+            jobCounter.stop();
+        }
         try {
             if (!awaitIdle(System.nanoTime() + timeout.toNanos())) {
                 producers.values().forEach(p -> p.cancelRunning("client stopping"));
@@ -190,7 +201,7 @@ public final class ClientRuntime {
         config.queues().forEach((name, q) -> queues.put(name, q.maxWorkers()));
         meta.put("queues", queues);
         try {
-            return JobJson.MAPPER.writeValueAsString(meta);
+            return JobJson.WRITER.writeValueAsString(meta);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             return "{}";
         }

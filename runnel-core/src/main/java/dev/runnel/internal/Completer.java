@@ -64,6 +64,7 @@ public final class Completer implements Service {
     private final Config config;
     private final Clock clock;
     private final RetryPolicy retryPolicy;
+    private final RuntimeListeners runtimeListeners;
     private final ArrayBlockingQueue<Outcome> queue;
     private final long flushNanos;
     private final AtomicInteger submitting = new AtomicInteger();
@@ -76,8 +77,10 @@ public final class Completer implements Service {
     private final AtomicInteger pending = new AtomicInteger();
     private volatile Thread thread;
 
-    public Completer(Driver driver, List<JobListener> listeners, Config config, Clock clock, RetryPolicy retryPolicy) {
+    public Completer(Driver driver, List<JobListener> listeners, Config config, Clock clock, RetryPolicy retryPolicy,
+            RuntimeListeners runtimeListeners) {
         this.driver = driver;
+        this.runtimeListeners = runtimeListeners;
         this.listeners = List.copyOf(listeners);
         this.config = config;
         this.clock = clock;
@@ -303,7 +306,12 @@ public final class Completer implements Service {
         boolean unclear = false;
         while (true) {
             try {
-                return new Written(writeOnce(part, kind), unclear);
+                long start = System.nanoTime();
+                long[] ids = writeOnce(part, kind);
+                if (!runtimeListeners.isEmpty()) {
+                    runtimeListeners.outcomesWritten(part.size(), System.nanoTime() - start);
+                }
+                return new Written(ids, unclear);
             } catch (DataRejectedException e) {
                 throw e;
             } catch (RuntimeException e) {

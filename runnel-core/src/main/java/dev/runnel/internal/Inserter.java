@@ -1,6 +1,5 @@
 package dev.runnel.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.runnel.InsertMiddleware;
 import dev.runnel.InsertOptions;
 import dev.runnel.InsertRequest;
@@ -14,7 +13,6 @@ import dev.runnel.RunnelException;
 import dev.runnel.UniqueOptions;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobInsertParams;
-import dev.runnel.driver.JobJson;
 import dev.runnel.driver.UniqueStates;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
@@ -41,12 +39,15 @@ public final class Inserter {
     private final Driver driver;
     private final Consumer<String> wake;
     private final List<InsertMiddleware> middleware;
+    private final ArgsCodec codec;
 
-    public Inserter(Clock clock, Driver driver, Consumer<String> wake, List<InsertMiddleware> middleware) {
+    public Inserter(Clock clock, Driver driver, Consumer<String> wake, List<InsertMiddleware> middleware,
+            ArgsCodec codec) {
         this.clock = clock;
         this.driver = driver;
         this.wake = wake;
         this.middleware = List.copyOf(middleware);
+        this.codec = codec;
     }
 
     /** Inserts in as few statements as the driver allows; returns the results in order. */
@@ -70,7 +71,7 @@ public final class Inserter {
         Instant now = clock.instant();
         List<PendingInsert> jobs = new ArrayList<>(requests.size());
         for (InsertRequest request : requests) {
-            jobs.add(new PendingInsert(request.args(), request.options(), now));
+            jobs.add(new PendingInsert(request.args(), request.options(), now, codec));
         }
         List<InsertingJob> view = Collections.unmodifiableList(jobs);
         Supplier<List<InsertResult>> writeAll = () -> {
@@ -221,32 +222,25 @@ public final class Inserter {
         return rows;
     }
 
-    private static JobInsertParams resolve(JobArgs args, InsertOptions given, Instant now) {
+    private JobInsertParams resolve(JobArgs args, InsertOptions given, Instant now) {
         String kind = InsertOptions.validateKind(args.kind());
         InsertOptions options = given.orElse(args.insertOptions());
-        return params(args, kind, InsertOptions.validateQueue(options.queue().orElse(InsertOptions.DEFAULT_QUEUE)),
+        return params(codec, args, kind, InsertOptions.validateQueue(options.queue().orElse(InsertOptions.DEFAULT_QUEUE)),
                 options.priority().orElse(InsertOptions.DEFAULT_PRIORITY), options.scheduledAt().orElse(now),
                 options.maxAttempts().orElse(InsertOptions.DEFAULT_MAX_ATTEMPTS), options.tags().orElse(List.of()),
                 options.metadata().orElse(Map.of()), options.unique(), now);
     }
 
-    /** The row for a job whose options are resolved and checked: its args and metadata encoded. */
-    static JobInsertParams params(JobArgs args, String kind, String queue, int priority, Instant scheduledAt,
-            int maxAttempts, List<String> tags, Map<String, ?> metadata, Optional<UniqueOptions> unique, Instant now) {
+    /**
+     * The row for a job whose options are resolved and checked: its args and metadata encoded with
+     * the client's codec.
+     */
+    static JobInsertParams params(ArgsCodec codec, JobArgs args, String kind, String queue, int priority,
+            Instant scheduledAt, int maxAttempts, List<String> tags, Map<String, ?> metadata,
+            Optional<UniqueOptions> unique, Instant now) {
         JobState state = scheduledAt.isAfter(now) ? JobState.SCHEDULED : JobState.AVAILABLE;
-        String encodedArgs;
-        String encodedMetadata;
-        try {
-            encodedArgs = JobJson.MAPPER.writeValueAsString(args);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("args of kind " + kind + " cannot be encoded as JSON: " + e.getOriginalMessage(), e);
-        }
-        try {
-            encodedMetadata = JobJson.MAPPER.writeValueAsString(metadata);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("metadata of a job of kind " + kind + " cannot be encoded as JSON: "
-                    + e.getOriginalMessage(), e);
-        }
+        String encodedArgs = codec.encodeArgs(args, kind);
+        String encodedMetadata = codec.encodeMetadata(metadata, kind);
         return new JobInsertParams(kind, encodedArgs, queue, priority, state, now, scheduledAt, maxAttempts, tags,
                 encodedMetadata, unique.map(u -> UniqueKeys.key(kind, encodedArgs, queue, scheduledAt, u)).orElse(null),
                 unique.map(u -> UniqueStates.mask(u.states())).orElse(0));

@@ -1,7 +1,5 @@
 package dev.runnel.internal;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.runnel.ErrorHandler;
 import dev.runnel.Job;
@@ -15,7 +13,6 @@ import dev.runnel.JobSnooze;
 import dev.runnel.RetryPolicy;
 import dev.runnel.WorkMiddleware;
 import dev.runnel.Worker;
-import dev.runnel.driver.JobJson;
 import dev.runnel.driver.Times;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -30,21 +27,23 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import org.slf4j.helpers.NOPMDCAdapter;
 
 /**
  * Works one claimed job on the calling thread, through the client's work middleware, and turns
  * whatever happened into an {@link Outcome}: the worker's return (with its output) or exception,
  * an unknown kind, undecodable args, a timeout or a stop; failures pass the error handler first.
+ * Meanwhile the SLF4J MDC holds the job's id, kind, queue and attempt ({@link Job#MDC_ID} and
+ * the rest), for the worker's log lines and the runtime's own.
  */
 public final class JobRunner {
     private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
     /** Stack traces are kept on the job up to this many characters; deeper frames add little. */
     static final int MAX_TRACE_CHARS = 8_000;
 
-    private static final ObjectMapper MAPPER =
-            JobJson.newMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-
     private final Map<String, WorkUnit<?>> units;
+    private final ArgsCodec codec;
     private final Map<String, ObjectReader> readers = new ConcurrentHashMap<>();
     /** Kinds without a worker already warned of: once per kind and client. */
     private final Set<String> warnedKinds = ConcurrentHashMap.newKeySet();
@@ -54,10 +53,16 @@ public final class JobRunner {
     private final List<WorkMiddleware> middleware;
     /** Null when the client has none: failures take their default outcome. */
     private final ErrorHandler errorHandler;
+    /**
+     * Whether the logging backend keeps an MDC at all: without one (slf4j-simple, the NOP
+     * logger) setting it would only build strings per job for nothing.
+     */
+    private final boolean mdc = !(MDC.getMDCAdapter() instanceof NOPMDCAdapter);
 
     public JobRunner(Map<String, WorkUnit<?>> units, Clock clock, Duration defaultTimeout, RetryPolicy retryPolicy,
-            Hooks hooks) {
+            Hooks hooks, ArgsCodec codec) {
         this.units = Map.copyOf(units);
+        this.codec = codec;
         this.clock = clock;
         this.defaultTimeout = defaultTimeout;
         this.retryPolicy = retryPolicy;
@@ -71,6 +76,46 @@ public final class JobRunner {
      * outcome, so that every claimed job gets one.
      */
     public Outcome run(RunningJob running) {
+        boolean tagged = mdc && tag(running.row);
+        try {
+            return runGuarded(running);
+        } finally {
+            if (tagged) {
+                untag();
+            }
+        }
+    }
+
+    /** Puts the job in the MDC; false when the logging backend failed at it (the job runs untagged). */
+    private static boolean tag(JobRow row) {
+        try {
+            MDC.put(Job.MDC_ID, Long.toString(row.id()));
+            MDC.put(Job.MDC_KIND, row.kind());
+            MDC.put(Job.MDC_QUEUE, row.queue());
+            MDC.put(Job.MDC_ATTEMPT, Integer.toString(row.attempt()));
+            return true;
+        } catch (RuntimeException e) {
+            untag();
+            return false;
+        }
+    }
+
+    /**
+     * Takes the job out of the MDC. The thread ends with the job, but a worker's pool thread would
+     * not: leave nothing behind. A failure here must not cost the job its outcome.
+     */
+    private static void untag() {
+        try {
+            MDC.remove(Job.MDC_ID);
+            MDC.remove(Job.MDC_KIND);
+            MDC.remove(Job.MDC_QUEUE);
+            MDC.remove(Job.MDC_ATTEMPT);
+        } catch (RuntimeException e) {
+            // nothing more to do
+        }
+    }
+
+    private Outcome runGuarded(RunningJob running) {
         try {
             return runChecked(running);
         } catch (Throwable t) {
@@ -122,7 +167,7 @@ public final class JobRunner {
         JobRow row = running.row;
         T args;
         try {
-            args = readers.computeIfAbsent(unit.kind(), k -> MAPPER.readerFor(unit.type())).readValue(row.args());
+            args = readers.computeIfAbsent(unit.kind(), k -> codec.readerFor(unit.type())).readValue(row.args());
         } catch (Exception e) {
             // Retrying cannot decode it any better: discard at once with the reason.
             Instant now = clock.instant();

@@ -24,14 +24,16 @@ final class PendingInsert implements InsertingJob {
     private final Instant scheduledAt;
     private final int maxAttempts;
     private final Optional<UniqueOptions> unique;
+    private final ArgsCodec codec;
     private String queue;
     private int priority;
     private List<String> tags;
     private Map<String, Object> metadata;
     private boolean written;
 
-    PendingInsert(JobArgs args, InsertOptions given, Instant now) {
+    PendingInsert(JobArgs args, InsertOptions given, Instant now, ArgsCodec codec) {
         this.args = args;
+        this.codec = codec;
         this.kind = InsertOptions.validateKind(args.kind());
         InsertOptions options = given.orElse(args.insertOptions());
         this.now = now;
@@ -47,8 +49,8 @@ final class PendingInsert implements InsertingJob {
     /** The row to write, checked and encoded; the job cannot be changed afterwards. */
     JobInsertParams toParams() {
         List<String> checked = InsertOptions.validateTags(tags);
-        JobInsertParams row = Inserter.params(args, kind, queue, priority, scheduledAt, maxAttempts, checked, metadata, unique,
-                now);
+        JobInsertParams row = Inserter.params(codec, args, kind, queue, priority, scheduledAt, maxAttempts, checked,
+                metadata, unique, now);
         written = true;
         tags = checked;
         metadata = Collections.unmodifiableMap(metadata);

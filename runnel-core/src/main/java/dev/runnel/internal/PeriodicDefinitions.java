@@ -33,7 +33,7 @@ public final class PeriodicDefinitions {
      * leaves room to change the form: a new form changes every digest once.
      */
     public static String hash(PeriodicJob job) {
-        ObjectNode canonical = JobJson.MAPPER.createObjectNode();
+        ObjectNode canonical = JobJson.NODES.objectNode();
         canonical.put("kind", job.kind());
         canonical.set("args", sorted(tree(job.args())));
         canonical.put("queue", job.queue());
@@ -57,7 +57,7 @@ public final class PeriodicDefinitions {
 
     private static JsonNode tree(String json) {
         try {
-            return JobJson.MAPPER.readTree(json);
+            return JobJson.READER.readTree(json);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
         }
@@ -69,12 +69,12 @@ public final class PeriodicDefinitions {
             for (Map.Entry<String, JsonNode> field : node.properties()) {
                 fields.put(field.getKey(), sorted(field.getValue()));
             }
-            ObjectNode out = JobJson.MAPPER.createObjectNode();
+            ObjectNode out = JobJson.NODES.objectNode();
             fields.forEach(out::set);
             return out;
         }
         if (node.isArray()) {
-            ArrayNode out = JobJson.MAPPER.createArrayNode();
+            ArrayNode out = JobJson.NODES.arrayNode();
             node.forEach(element -> out.add(sorted(element)));
             return out;
         }

@@ -57,6 +57,7 @@ public final class Producer implements Service {
     private final Completer completer;
     private final Clock clock;
     private final ClaimClock claimClock;
+    private final RuntimeListeners listeners;
     private final ThreadFactory jobThreads;
     private final ConcurrentHashMap<Long, RunningJob> running = new ConcurrentHashMap<>();
     private final AtomicInteger active = new AtomicInteger();
@@ -80,13 +81,14 @@ public final class Producer implements Service {
     private Thread loop;
 
     public Producer(Config config, Driver driver, JobRunner runner, Completer completer, Clock clock,
-            ClaimClock claimClock) {
+            ClaimClock claimClock, RuntimeListeners listeners) {
         this.config = config;
         this.driver = driver;
         this.runner = runner;
         this.completer = completer;
         this.clock = clock;
         this.claimClock = claimClock;
+        this.listeners = listeners;
         // Unnamed: a name per job is a string built per job, and a thread dump shows the job anyway.
         this.jobThreads = Thread.ofVirtual().factory();
         this.limited = config.limited();
@@ -202,6 +204,9 @@ public final class Producer implements Service {
             try {
                 jobs = lostClaim != null ? driver.jobClaimRecover(claim) : driver.jobClaim(claim);
                 errors = 0;
+                if (!listeners.isEmpty()) {
+                    listeners.claimed(config.queue(), claim.max(), jobs.size(), System.nanoTime() - now);
+                }
             } catch (RuntimeException e) {
                 errors++;
                 long delay = Math.min(MAX_ERROR_DELAY.toMillis(), 100L << Math.min(errors, 6));

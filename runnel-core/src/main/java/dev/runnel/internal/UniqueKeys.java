@@ -20,7 +20,7 @@ import java.util.List;
  */
 final class UniqueKeys {
     /** Object fields in name order, at every depth: equal args give equal keys whatever their map order. */
-    private static final ObjectWriter CANONICAL = JobJson.MAPPER.writer().with(JsonNodeFeature.WRITE_PROPERTIES_SORTED);
+    private static final ObjectWriter CANONICAL = JobJson.WRITER.with(JsonNodeFeature.WRITE_PROPERTIES_SORTED);
 
     private UniqueKeys() {}
 
@@ -46,9 +46,9 @@ final class UniqueKeys {
 
     private static String canonicalArgs(String kind, String args, List<String> fields) {
         try {
-            JsonNode tree = JobJson.MAPPER.readTree(args);
+            JsonNode tree = JobJson.READER.readTree(args);
             if (!fields.isEmpty()) {
-                ObjectNode selected = JobJson.MAPPER.createObjectNode();
+                ObjectNode selected = JobJson.NODES.objectNode();
                 for (String field : fields) {
                     if (!tree.has(field)) {
                         List<String> present = new ArrayList<>();

@@ -2,6 +2,7 @@ package dev.runnel.testkit;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.runnel.Job;
 import dev.runnel.JobArgs;
 import dev.runnel.JobCancel;
@@ -12,8 +13,8 @@ import dev.runnel.JobRow;
 import dev.runnel.JobSnooze;
 import dev.runnel.JobState;
 import dev.runnel.Runnel;
+import dev.runnel.RunnelBuilder;
 import dev.runnel.Worker;
-import dev.runnel.driver.JobJson;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,8 +25,8 @@ import java.util.Optional;
  * that code under test inserted a job.
  */
 public final class RunnelTesting {
-    private static final ObjectMapper MAPPER =
-            JobJson.newMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    /** Runnel's default mapper; never changed, so shared. */
+    private static final ObjectMapper DEFAULT = RunnelBuilder.defaultObjectMapper();
 
     private RunnelTesting() {}
 
@@ -36,15 +37,24 @@ public final class RunnelTesting {
 
     /**
      * Works one job inline on this thread, as the runtime would: the args make a round trip through
-     * JSON first, so a type that would not survive storage fails here too.
+     * JSON first, with Runnel's default mapper, so a type that would not survive storage fails here too.
+     */
+    public static <T extends JobArgs> InlineResult work(Worker<T> worker, T args, int attempt) {
+        return work(DEFAULT, worker, args, attempt);
+    }
+
+    /**
+     * Works one job inline as {@link #work(Worker, JobArgs, int)} does, its args making their round
+     * trip through {@code mapper}: the one given to {@link RunnelBuilder#objectMapper}.
      */
     @SuppressWarnings("unchecked")
-    public static <T extends JobArgs> InlineResult work(Worker<T> worker, T args, int attempt) {
+    public static <T extends JobArgs> InlineResult work(ObjectMapper mapper, Worker<T> worker, T args, int attempt) {
         T decoded;
         String json;
         try {
-            json = JobJson.MAPPER.writeValueAsString(args);
-            decoded = (T) MAPPER.readValue(json, args.getClass());
+            json = mapper.writeValueAsString(args);
+            ObjectReader reader = mapper.readerFor(args.getClass()).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+            decoded = (T) reader.readValue(json);
         } catch (Exception e) {
             throw new AssertionError("args of kind " + args.kind() + " do not survive a round trip through JSON: "
                     + e.getMessage(), e);

@@ -7,6 +7,7 @@ import dev.runnel.RetryPolicy;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.Times;
 import dev.runnel.internal.Completer;
+import dev.runnel.internal.ArgsCodec;
 import dev.runnel.internal.Hooks;
 import dev.runnel.internal.JobRunner;
 import dev.runnel.internal.Outcome;
@@ -62,7 +63,7 @@ public class HotPathBenchmark {
     @Setup
     public void setUp() {
         runner = new JobRunner(Map.of("receipt", new WorkUnit<>("receipt", Receipt.class, job -> {})),
-                Clock.systemUTC(), Duration.ZERO, RetryPolicy.DEFAULT, Hooks.NONE);
+                Clock.systemUTC(), Duration.ZERO, RetryPolicy.DEFAULT, Hooks.NONE, ArgsCodec.DEFAULT);
         claimed = new ArrayList<>();
         Instant now = Instant.now();
         for (int i = 0; i < BATCH; i++) {

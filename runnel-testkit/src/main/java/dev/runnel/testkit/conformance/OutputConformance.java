@@ -37,7 +37,7 @@ public abstract class OutputConformance extends DriverConformance {
 
     private static JsonNode json(String text) {
         try {
-            return JobJson.MAPPER.readTree(text);
+            return JobJson.READER.readTree(text);
         } catch (JsonProcessingException e) {
             throw new AssertionError("not JSON: " + text, e);
         }

@@ -30,7 +30,7 @@ public abstract class QueryConformance extends DriverConformance {
 
     private static JsonNode json(String text) {
         try {
-            return JobJson.MAPPER.readTree(text);
+            return JobJson.READER.readTree(text);
         } catch (Exception e) {
             throw new AssertionError("not JSON: " + text, e);
         }
