@@ -127,13 +127,13 @@ class RunnelAutoConfigurationTest {
         runner().withUserConfiguration(TestJobs.Workers.class)
                 .withPropertyValues("runnel.queues.default.max-workers=4", "runnel.queues.default.global-limit=3",
                         "runnel.queues.default.rate-limit-jobs=10", "runnel.queues.default.rate-limit-period=1m",
-                        "runnel.queues.default.key-limit=2", "runnel.queues.default.key-field=args.name")
+                        "runnel.queues.default.key-limit=2", "runnel.queues.default.key-field=args.text")
                 .run(ctx -> {
                     assertThat(ctx).hasNotFailed();
                     dev.runnel.QueueRow queue = ctx.getBean(Runnel.class).queues().get("default").orElseThrow();
                     assertThat(queue.globalLimit()).hasValue(3);
                     assertThat(queue.rateLimit()).contains(new dev.runnel.RateLimit(10, java.time.Duration.ofMinutes(1)));
-                    assertThat(queue.keyLimit()).contains(dev.runnel.KeyLimit.byArgs("name", 2));
+                    assertThat(queue.keyLimit()).contains(dev.runnel.KeyLimit.byArgs("text", 2));
                 });
         runner().withPropertyValues("runnel.queues.default.max-workers=4", "runnel.queues.default.key-limit=2").run(ctx ->
                 assertThat(ctx.getStartupFailure()).hasStackTraceContaining("key-limit and runnel.queues.default.key-field go together"));
