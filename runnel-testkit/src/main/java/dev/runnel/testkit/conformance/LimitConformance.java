@@ -122,6 +122,35 @@ public abstract class LimitConformance extends DriverConformance {
     }
 
     @Test
+    void aKilledClientsSlotsComeBackThroughTheRescuerAndTheOthersWorkOn() throws Exception {
+        java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(2);
+        dev.runnel.testkit.KillableDriver cut = new dev.runnel.testkit.KillableDriver(driver);
+        // The first client takes both slots and never lets go: then it dies.
+        started(client().driver(cut).clientId("doomed").queue("default", 5).globalLimit("default", 2)
+                .worker(TestArgs.class, job -> {
+                    holding.countDown();
+                    Thread.sleep(600_000);
+                }));
+        insertJobs(4, 0);
+        assertThat(holding.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        Runnel survivor = started(limitedWorker(5, 2).clientId("survivor"));
+        Thread.sleep(300);
+        assertThat(done.get()).as("nothing runs while the dead client's jobs hold the limit").isZero();
+        cut.kill();
+        // Its heartbeat and lease run out by the cluster's clock; the survivor leads, rescues its two
+        // jobs, and, the limit free again, works all four.
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (done.get() < 4 && System.nanoTime() < deadline) {
+            clock.advance(Duration.ofMillis(500));
+            Thread.sleep(50);
+        }
+        assertThat(done.get()).isEqualTo(4);
+        assertThat(highest.get()).isBetween(1, 2);
+        assertThat(survivor.isLeader()).isTrue();
+        cut.revive();
+    }
+
+    @Test
     void aPausedLimitedQueueClaimsNothing() {
         driver.queueRegister(List.of("default"), clock.instant());
         driver.queueSetGlobalLimit("default", OptionalInt.of(5), clock.instant());
