@@ -21,6 +21,7 @@ import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobCountParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobScheduleParams;
@@ -116,6 +117,7 @@ public final class PostgresDriver implements Driver {
     private final PostgresJobs jobs;
     private final PostgresCluster cluster;
     private final PostgresAdmin admin;
+    private final PostgresQueries queries;
     private final PostgresMigrations migrations;
     private final PostgresListener.ConnectionSource listenerSource;
     private final DataSource dataSource;
@@ -131,6 +133,7 @@ public final class PostgresDriver implements Driver {
         this.jobs = new PostgresJobs(schema, connections);
         this.cluster = new PostgresCluster(schema, connections);
         this.admin = new PostgresAdmin(schema, connections);
+        this.queries = new PostgresQueries(schema, connections);
         this.migrations = new PostgresMigrations(schema, connections);
         this.listenerSource = listenerSource;
         this.dataSource = dataSource;
@@ -260,12 +263,12 @@ public final class PostgresDriver implements Driver {
 
     @Override
     public List<JobRow> jobList(JobQuery query) {
-        return jobs.list(query);
+        return queries.list(query);
     }
 
     @Override
-    public List<JobCount> jobCountByState() {
-        return jobs.countByState();
+    public List<JobCount> jobCountByQueueAndState(JobCountParams params) {
+        return queries.count(params);
     }
 
     @Override

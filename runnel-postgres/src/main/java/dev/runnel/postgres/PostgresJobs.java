@@ -1,7 +1,5 @@
 package dev.runnel.postgres;
 
-import dev.runnel.JobCount;
-import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.driver.ClaimOrder;
@@ -18,7 +16,6 @@ import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -38,7 +35,7 @@ import java.util.Set;
  */
 final class PostgresJobs {
     private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobClaim", "JobClaimAtMostOnce", "JobClaimRecover",
-            "JobCompleteMany", "JobSetStateMany", "JobReinsertMany", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobGet", "JobGetMany", "JobList", "JobCountByState");
+            "JobCompleteMany", "JobSetStateMany", "JobReinsertMany", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobGet", "JobGetMany");
 
     private final PostgresSchema schema;
     private final PostgresConnections connections;
@@ -397,42 +394,6 @@ final class PostgresJobs {
                     }
                 }
                 return rows;
-            }
-        });
-    }
-
-    List<JobRow> list(JobQuery query) {
-        String[] states = query.states().stream().map(JobState::dbName).sorted().toArray(String[]::new);
-        String queue = query.queue().orElse(null);
-        return connections.run("listing jobs", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobList"))) {
-                Array stateArray = c.createArrayOf("text", states);
-                ps.setArray(1, stateArray);
-                ps.setArray(2, stateArray);
-                ps.setString(3, queue);
-                ps.setString(4, queue);
-                ps.setLong(5, query.afterId());
-                ps.setInt(6, query.limit());
-                List<JobRow> rows = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        rows.add(PostgresRows.decode(rs));
-                    }
-                }
-                return rows;
-            }
-        });
-    }
-
-    List<JobCount> countByState() {
-        return connections.run("counting jobs", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobCountByState"));
-                    ResultSet rs = ps.executeQuery()) {
-                List<JobCount> counts = new ArrayList<>();
-                while (rs.next()) {
-                    counts.add(new JobCount(rs.getString(1), JobState.fromDb(rs.getString(2)), rs.getLong(3)));
-                }
-                return counts;
             }
         });
     }

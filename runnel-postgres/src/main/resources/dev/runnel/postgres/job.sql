@@ -291,18 +291,3 @@ SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_
        created_at, scheduled_at, finalized_at, errors::text[], metadata, tags
 FROM {schema}.runnel_job
 WHERE id = ANY (?::bigint[]);
-
--- name: JobList
--- ?1 and ?2 the states (an empty array for all), ?3 and ?4 the queue or null, ?5 after id, ?6 limit.
--- The states are compared as the enum, not as text.
-SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
-       created_at, scheduled_at, finalized_at, errors::text[], metadata, tags
-FROM {schema}.runnel_job
-WHERE (cardinality(?::{schema}.runnel_job_state[]) = 0 OR state = ANY (?::{schema}.runnel_job_state[]))
-  AND (?::text IS NULL OR queue = ?)
-  AND id > ?
-ORDER BY id
-LIMIT ?;
-
--- name: JobCountByState
-SELECT queue, state, count(*) FROM {schema}.runnel_job GROUP BY queue, state ORDER BY queue, state;

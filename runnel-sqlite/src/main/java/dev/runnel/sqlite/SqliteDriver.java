@@ -22,6 +22,7 @@ import dev.runnel.driver.JdbcIds;
 import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobCountParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobJson;
 import dev.runnel.driver.JobReinsertParams;
@@ -59,13 +60,14 @@ public final class SqliteDriver implements Driver {
     public static final int DEFAULT_READERS = 2;
 
     private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUniform", "JobInsertReturning", "LastInsertId",
-            "JobClaim", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobIdRange", "JobCreatedAtFrom", "JobGet", "JobGetMany", "JobList", "JobCountByState");
+            "JobClaim", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobIdRange", "JobCreatedAtFrom", "JobGet", "JobGetMany");
 
     private final SqlFile sql;
     private final List<Migration> migrations;
     private final SqliteConnections connections;
     private final SqliteCluster cluster;
     private final SqliteAdmin admin;
+    private final SqliteQueries queries;
     private final SqliteMigrations migrationTable;
 
     private SqliteDriver(String jdbcUrl, String description, boolean memory, int readers, Duration busyTimeout) {
@@ -74,6 +76,7 @@ public final class SqliteDriver implements Driver {
         this.connections = new SqliteConnections(jdbcUrl, description, memory, readers, busyTimeout);
         this.cluster = new SqliteCluster(connections);
         this.admin = new SqliteAdmin(connections);
+        this.queries = new SqliteQueries(connections);
         this.migrationTable = new SqliteMigrations(connections);
     }
 
@@ -549,34 +552,12 @@ public final class SqliteDriver implements Driver {
 
     @Override
     public List<JobRow> jobList(JobQuery query) {
-        String states = JobJson.encodeStrings(query.states().stream().map(JobState::dbName).sorted().toList());
-        return connections.read(s -> {
-            PreparedStatement list = s.prepare(sql.get("JobList"));
-            list.setString(1, states);
-            list.setString(2, query.queue().orElse(null));
-            list.setLong(3, query.afterId());
-            list.setInt(4, query.limit());
-            List<JobRow> rows = new ArrayList<>();
-            try (ResultSet rs = list.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(SqliteRows.decode(rs));
-                }
-            }
-            return rows;
-        });
+        return queries.list(query);
     }
 
     @Override
-    public List<JobCount> jobCountByState() {
-        return connections.read(s -> {
-            List<JobCount> counts = new ArrayList<>();
-            try (ResultSet rs = s.prepare(sql.get("JobCountByState")).executeQuery()) {
-                while (rs.next()) {
-                    counts.add(new JobCount(rs.getString(1), JobState.fromDb(rs.getString(2)), rs.getLong(3)));
-                }
-            }
-            return counts;
-        });
+    public List<JobCount> jobCountByQueueAndState(JobCountParams params) {
+        return queries.count(params);
     }
 
     @Override

@@ -1,0 +1,2 @@
+DROP INDEX IF EXISTS {schema}.runnel_job_tags;
+DROP INDEX IF EXISTS {schema}.runnel_job_state;
