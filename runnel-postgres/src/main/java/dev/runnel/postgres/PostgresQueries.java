@@ -20,6 +20,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.postgresql.PGStatement;
 
 /**
@@ -57,8 +58,10 @@ final class PostgresQueries {
                 planEachExecution(ps);
                 ps.setLong(1, scan.fromId());
                 ps.setLong(2, scan.toId());
-                bindTwice(ps, 3, c.createArrayOf("text", query.states().stream().map(JobState::dbName).sorted()
-                        .toArray()));
+                String states = query.states().stream().map(JobState::dbName).sorted()
+                        .collect(Collectors.joining(",", "{", "}"));
+                ps.setObject(3, states, Types.OTHER);
+                ps.setObject(4, states, Types.OTHER);
                 bindTwice(ps, 5, texts(c, query.queues()));
                 bindTwice(ps, 7, texts(c, query.kinds()));
                 bindTwice(ps, 9, texts(c, query.tags()));
