@@ -5,7 +5,8 @@
 -- Jobs ?1 to ?2 (ids), of ?3 in all, created one after another from ?4, ?5 microseconds apart. Of every 1,000
 -- jobs: 5 waiting (available) across the day, as in a paused queue, 5 scheduled for tomorrow, 4
 -- retryable, 2 cancelled, 5 discarded, the rest completed two seconds after they were created;
--- besides, the newest 1% are a backlog, half of it available, and 100 of the newest 200 run.
+-- besides, the newest 1% are a backlog, half of it available, and 100 of the 200 jobs just older
+-- than the backlog are running: claims take the oldest waiting jobs first.
 -- Twenty kinds, one of them rare (1 in 10,000); five queues and a rare one (1 in 1,000); one job
 -- in 7 tagged batch and nightly, 1 in 2,000 vip; args with a customer (1 in 100,000 each), an
 -- order, a region (eu or us) and a note.
@@ -33,8 +34,8 @@ FROM generate_series(?::bigint, ?::bigint) AS g
 CROSS JOIN LATERAL (SELECT ?::bigint AS n) AS total
 CROSS JOIN LATERAL (SELECT ?::timestamptz + g * ?::bigint * interval '1 microsecond' AS created) AS t
 CROSS JOIN LATERAL (SELECT CASE
-        WHEN g > total.n - 200 AND g % 2 = 1 THEN 'running'
         WHEN g > total.n - total.n / 100 AND g % 2 = 0 THEN 'available'
+        WHEN g > total.n - total.n / 100 - 200 AND g <= total.n - total.n / 100 AND g % 2 = 1 THEN 'running'
         WHEN g % 200 = 17 THEN 'available'
         WHEN g % 200 = 29 THEN 'scheduled'
         WHEN g % 250 = 41 THEN 'retryable'
@@ -53,3 +54,14 @@ FROM {schema}.runnel_job;
 -- name: CountsExact
 -- The true counts by queue and state, to compare the fast counts' estimates with.
 SELECT queue, state::text, count(*) FROM {schema}.runnel_job GROUP BY queue, state;
+
+-- name: SearchIndexesCreate
+-- The indexes a search for a rare kind or args value needs on a table of millions, which Runnel
+-- does not create: each costs every job an entry at insert, claim and completion (measured in
+-- docs/benchmarks.md, session 4). The harness adds them with --search-indexes.
+CREATE INDEX IF NOT EXISTS runnel_job_kind ON {schema}.runnel_job (kind, id);
+CREATE INDEX IF NOT EXISTS runnel_job_args ON {schema}.runnel_job USING gin (args jsonb_path_ops);
+
+-- name: SearchIndexesDrop
+DROP INDEX IF EXISTS {schema}.runnel_job_kind;
+DROP INDEX IF EXISTS {schema}.runnel_job_args;

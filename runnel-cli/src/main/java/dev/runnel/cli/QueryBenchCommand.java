@@ -40,6 +40,10 @@ final class QueryBenchCommand implements Callable<Integer> {
     @Option(names = "--reuse", description = "Reuse a kept schema that holds N jobs instead of loading anew.")
     boolean reuse;
 
+    @Option(names = "--search-indexes",
+            description = "Add the indexes Runnel leaves out (kind; args, GIN) that a search for a rare kind or args value needs.")
+    boolean searchIndexes;
+
     @Option(names = "--json", description = "Print the figures as one JSON line, last.")
     boolean json;
 
@@ -52,7 +56,7 @@ final class QueryBenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("query-bench measures a Postgres table: give --database-url postgres://...");
         }
         PrintWriter out = spec.commandLine().getOut();
-        QueryBenchResult result = new QueryBench(url, new QueryBench.Options(jobs, runs, schema, keep, reuse), out).run();
+        QueryBenchResult result = new QueryBench(url, new QueryBench.Options(jobs, runs, schema, keep, reuse, searchIndexes), out).run();
         if (json) {
             out.println(result.toJson());
         }

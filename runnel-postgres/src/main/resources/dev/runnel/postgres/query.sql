@@ -56,16 +56,20 @@ LIMIT ?;
 SELECT queue, state, count(*) FROM {schema}.runnel_job GROUP BY queue, state ORDER BY queue, state;
 
 -- name: JobCountNotCompleted
--- Exact counts of every state but completed, through the indexes that hold only those jobs:
--- available ones in the fetch index (queue first), the others in the state index (its queue
--- included), each read without touching the table where its pages are all visible. The state of
--- the first branch is written as a constant, not read, or the fetch index could not answer alone:
--- reading 100,000 available jobs from the table took 270 ms, from the index alone 14 ms.
+-- Exact counts of every state but completed, each through an index that holds only its jobs:
+-- available ones in the fetch index (queue first), running ones in the running index, the others
+-- in the state index (its queue included); the fetch and state indexes answer without the table
+-- where its pages are all visible. The state of the first two branches is written as a constant,
+-- not read, or the index could not answer alone: reading 100,000 available jobs from the table
+-- took 270 ms, from the fetch index alone 14 ms.
 SELECT queue, 'available'::{schema}.runnel_job_state, count(*) FROM {schema}.runnel_job WHERE state = 'available'
 GROUP BY queue
 UNION ALL
+SELECT queue, 'running'::{schema}.runnel_job_state, count(*) FROM {schema}.runnel_job WHERE state = 'running'
+GROUP BY queue
+UNION ALL
 SELECT queue, state, count(*) FROM {schema}.runnel_job
-WHERE state IN ('pending', 'scheduled', 'running', 'retryable', 'cancelled', 'discarded')
+WHERE state IN ('pending', 'scheduled', 'retryable', 'cancelled', 'discarded')
 GROUP BY queue, state;
 
 -- name: JobTablePages

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.runnel.JobCount;
 import dev.runnel.JobState;
 import dev.runnel.Migrator;
+import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCountParams;
 import dev.runnel.driver.JobInsertParams;
 import java.sql.Connection;
@@ -43,12 +44,16 @@ class PostgresCountsTest {
                     new JobInsertParams("k", "{}", "big", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}"),
                     new JobInsertParams("k", "{}", "big", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}"),
                     new JobInsertParams("k", "{}", "small", 1, JobState.SCHEDULED, T0, T0.plusSeconds(60), 25,
-                            List.of(), "{}")));
+                            List.of(), "{}"),
+                    new JobInsertParams("k", "{}", "small", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}")));
+            assertThat(driver.jobClaim(new JobClaimParams("small", 5, T0, "c"))).hasSize(1);
 
             List<JobCount> fast = driver.jobCountByQueueAndState(JobCountParams.FAST);
             Map<String, JobCount> byKey = fast.stream().collect(Collectors.toMap(c -> c.queue() + "/" + c.state().dbName(),
                     c -> c));
-            assertThat(byKey).containsOnlyKeys("big/available", "big/completed", "small/scheduled", "small/completed");
+            assertThat(byKey).containsOnlyKeys("big/available", "big/completed", "small/scheduled", "small/running",
+                    "small/completed");
+            assertThat(byKey.get("small/running")).isEqualTo(new JobCount("small", JobState.RUNNING, 1, true));
             assertThat(byKey.get("big/available")).isEqualTo(new JobCount("big", JobState.AVAILABLE, 2, true));
             assertThat(byKey.get("small/scheduled")).isEqualTo(new JobCount("small", JobState.SCHEDULED, 1, true));
             JobCount big = byKey.get("big/completed");
@@ -60,7 +65,8 @@ class PostgresCountsTest {
 
             assertThat(driver.jobCountByQueueAndState(JobCountParams.EXACT)).containsExactlyInAnyOrder(
                     new JobCount("big", JobState.AVAILABLE, 2), new JobCount("big", JobState.COMPLETED, 90_000),
-                    new JobCount("small", JobState.SCHEDULED, 1), new JobCount("small", JobState.COMPLETED, 30_000));
+                    new JobCount("small", JobState.SCHEDULED, 1), new JobCount("small", JobState.RUNNING, 1),
+                    new JobCount("small", JobState.COMPLETED, 30_000));
         }
     }
 }
