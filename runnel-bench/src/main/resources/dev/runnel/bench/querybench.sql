@@ -7,7 +7,7 @@
 -- retryable, 2 cancelled, 5 discarded, the rest completed two seconds after they were created;
 -- besides, the newest 1% are a backlog, half of it available, and 100 of the 200 jobs just older
 -- than the backlog are running: claims take the oldest waiting jobs first.
--- Twenty kinds, one of them rare (1 in 10,000); five queues and a rare one (1 in 1,000); one job
+-- Twenty kinds and a rare one (1 in 10,000); five queues and a rare one (1 in 1,000); one job
 -- in 7 tagged batch and nightly, 1 in 2,000 vip; args with a customer (1 in 100,000 each), an
 -- order, a region (eu or us) and a note.
 INSERT INTO {schema}.runnel_job (id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at,

@@ -118,8 +118,8 @@ public interface Driver extends AutoCloseable {
 
     /**
      * Counts jobs by queue and state, as {@code params} allow: exactly, or quickly, estimating a
-     * count that would read much of a large table (each such count marked not exact). Queues with
-     * no jobs in a state are left out.
+     * count that would read much of a large table (each such count marked not exact). By queue,
+     * then state in {@link dev.runnel.JobState}'s order; queues with no jobs in a state are left out.
      */
     List<JobCount> jobCountByQueueAndState(JobCountParams params);
 

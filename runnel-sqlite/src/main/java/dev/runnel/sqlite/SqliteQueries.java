@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -67,6 +68,8 @@ final class SqliteQueries {
                     counts.add(new JobCount(rs.getString(1), JobState.fromDb(rs.getString(2)), rs.getLong(3)));
                 }
             }
+            // SQLite orders the states as text; the SPI promises them in lifecycle order.
+            counts.sort(Comparator.comparing(JobCount::queue).thenComparing(JobCount::state));
             return counts;
         });
     }
