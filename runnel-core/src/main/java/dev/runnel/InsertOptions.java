@@ -100,6 +100,15 @@ public final class InsertOptions {
         return validateName("queue", queue);
     }
 
+    /** Checks a tag: word-like, throwing {@link IllegalArgumentException} naming the option. */
+    public static String validateTag(String tag) {
+        if (tag == null || tag.length() > MAX_TAG_LENGTH || !TAG.matcher(tag).matches()) {
+            throw new IllegalArgumentException(
+                    "tags must be word-like ([\\w][\\w-]*, at most " + MAX_TAG_LENGTH + " characters), was '" + tag + "'");
+        }
+        return tag;
+    }
+
     /** Checks a job kind, throwing {@link IllegalArgumentException} naming the option. */
     public static String validateKind(String kind) {
         return validateName("kind", kind);
@@ -121,12 +130,7 @@ public final class InsertOptions {
         if (tags == null) {
             throw new IllegalArgumentException("tags must not be null");
         }
-        for (String tag : tags) {
-            if (tag == null || tag.length() > MAX_TAG_LENGTH || !TAG.matcher(tag).matches()) {
-                throw new IllegalArgumentException(
-                        "tags must be word-like ([\\w][\\w-]*, at most " + MAX_TAG_LENGTH + " characters), was '" + tag + "'");
-            }
-        }
+        tags.forEach(InsertOptions::validateTag);
         return List.copyOf(tags);
     }
 

@@ -2,14 +2,16 @@ package dev.runnel;
 
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobCancelParams;
+import dev.runnel.driver.JobCountParams;
 import dev.runnel.internal.CancelWatcher;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Operating on jobs, from any client (one that only inserts, too): cancel, retry and delete, one
- * job or every job a query matches. Handed out by {@link Runnel#jobs()}.
+ * Reading and operating on jobs, from any client (one that only inserts, too): list them a page
+ * at a time, count them, and cancel, retry and delete one job or every job a query matches.
+ * Handed out by {@link Runnel#jobs()}.
  *
  * <p>A cancelled job that was not running is final at once. One that is running is marked, and
  * the client running it, in whatever process, is told (on Postgres by notification; elsewhere it
@@ -33,9 +35,21 @@ public final class Jobs {
         return driver.jobGet(id);
     }
 
-    /** A page of jobs, by ascending id. */
+    /** A page of the jobs {@code query} matches, in its order. */
     public List<JobRow> list(JobQuery query) {
         return driver.jobList(query);
+    }
+
+    /**
+     * How many jobs each queue has in each state, quickly enough for a dashboard's every refresh,
+     * by queue then state. On Postgres every state but completed is counted exactly (each through
+     * an index that holds only those jobs); completed jobs, most of a busy table, are counted
+     * exactly while the table is small and otherwise estimated from a sample of its pages, such
+     * counts marked {@link JobCount#exact()} false. SQLite counts everything exactly.
+     * {@link Runnel#jobCounts()} counts every job exactly, reading the whole table.
+     */
+    public List<JobCount> counts() {
+        return driver.jobCountByQueueAndState(JobCountParams.FAST);
     }
 
     /**
@@ -82,7 +96,10 @@ public final class Jobs {
         }
     }
 
-    /** Cancels every job {@code query} matches (all its pages); returns how many it changed. */
+    /**
+     * Cancels every job {@code query}'s filters match (all its pages, whatever its cursor), a page
+     * of {@link JobQuery#limit()} jobs per statement; returns how many it changed.
+     */
     public int cancel(JobQuery query) {
         return each(query, this::cancelMany);
     }
@@ -111,10 +128,13 @@ public final class Jobs {
         int apply(long[] ids);
     }
 
-    /** Applies {@code batch} to each page of {@code query}'s matches. */
+    /**
+     * Applies {@code batch} to each page of {@code query}'s matches, from the first: a job changed
+     * so that it no longer matches is behind the cursor by then, so nothing is met twice.
+     */
     private int each(JobQuery query, Batch batch) {
         int total = 0;
-        JobQuery page = query;
+        JobQuery page = query.afterId(0);
         while (true) {
             List<JobRow> rows = driver.jobList(page);
             if (rows.isEmpty()) {
@@ -124,7 +144,7 @@ public final class Jobs {
             if (rows.size() < page.limit()) {
                 return total;
             }
-            page = page.afterId(rows.getLast().id());
+            page = page.nextPage(rows);
         }
     }
 

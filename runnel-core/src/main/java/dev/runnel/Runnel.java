@@ -223,12 +223,15 @@ public final class Runnel implements AutoCloseable {
         return driver.jobGet(id);
     }
 
-    /** A page of jobs, by ascending id. */
+    /** A page of the jobs {@code query} matches, in its order: as {@link Jobs#list}. */
     public List<JobRow> jobList(JobQuery query) {
         return driver.jobList(query);
     }
 
-    /** How many jobs each queue has in each state. */
+    /**
+     * How many jobs each queue has in each state, every one counted: a scan of the whole table. A
+     * dashboard's quick counts are {@link Jobs#counts()}.
+     */
     public List<JobCount> jobCounts() {
         return driver.jobCountByState();
     }

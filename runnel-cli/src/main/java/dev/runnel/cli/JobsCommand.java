@@ -8,11 +8,7 @@ import dev.runnel.NotFoundException;
 import dev.runnel.Runnel;
 import java.io.PrintWriter;
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,27 +17,34 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code runnel jobs list|get}. */
-@Command(name = "jobs", mixinStandardHelpOptions = true, description = "List and inspect jobs.",
+/**
+ * {@code runnel jobs list|get|cancel|retry|delete}: listings filtered by flags, newest first; one
+ * job whole; and changes to jobs named by id or to every job a filter matches.
+ */
+@Command(name = "jobs", mixinStandardHelpOptions = true, description = "List, inspect, cancel, retry and delete jobs.",
         subcommands = {JobsCommand.ListJobs.class, JobsCommand.Get.class, JobsCommand.Cancel.class,
                 JobsCommand.Retry.class, JobsCommand.Delete.class})
 final class JobsCommand {
+    /** Jobs a bulk change reads and changes per statement. */
+    static final int BULK_PAGE = 1_000;
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "A page of jobs by ascending id.")
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = "A page of the jobs the filters match, newest first (by id); every filter given must match.")
     static final class ListJobs implements Callable<Integer> {
         @Mixin
         DatabaseOption database;
 
-        @Option(names = "--state", split = ",", paramLabel = "STATE",
-                description = "Only these states (repeat or separate by commas): available, scheduled, running,"
-                        + " retryable, completed, cancelled, discarded.")
-        List<String> states = List.of();
+        @Mixin
+        JobFilterOptions filter;
 
-        @Option(names = "--queue", paramLabel = "QUEUE", description = "Only this queue.")
-        String queue;
+        @Option(names = "--after", paramLabel = "ID", description = "The page after this id: the last id of the page before.")
+        Long after;
 
-        @Option(names = "--after", paramLabel = "ID", defaultValue = "0", description = "Only ids after this one: the last id of the previous page.")
-        long after;
+        @Option(names = "--before", paramLabel = "ID", description = "The page before this id: the first id of the page after.")
+        Long before;
+
+        @Option(names = "--oldest-first", description = "Oldest first (ascending ids) instead of newest first.")
+        boolean oldestFirst;
 
         @Option(names = "--limit", paramLabel = "N", defaultValue = "100", description = "At most this many, 1 to 10000 (default: ${DEFAULT-VALUE}).")
         int limit;
@@ -54,44 +57,41 @@ final class JobsCommand {
 
         @Override
         public Integer call() {
-            Set<JobState> wanted = EnumSet.noneOf(JobState.class);
-            for (String s : states) {
-                wanted.add(state(s));
+            Flags.between("--limit", limit, 1, JobQuery.MAX_LIMIT);
+            if (after != null && before != null) {
+                throw new IllegalArgumentException("--after and --before cannot be given together");
             }
-            Flags.between("--limit", limit, 1, 10_000);
-            Flags.atLeast("--after", after, 0);
-            JobQuery query = new JobQuery(wanted, Optional.ofNullable(queue), after, limit);
+            JobQuery query = filter.query(limit).order(oldestFirst ? JobQuery.Order.OLDEST_FIRST : JobQuery.Order.NEWEST_FIRST);
+            if (after != null) {
+                query = query.afterId(Flags.atLeast("--after", after, 1));
+            } else if (before != null) {
+                query = query.beforeId(Flags.atLeast("--before", before, 1));
+            }
             PrintWriter out = spec.commandLine().getOut();
             try (Runnel runnel = QueuesCommand.client(database)) {
-                List<JobRow> jobs = runnel.jobList(query);
+                List<JobRow> jobs = runnel.jobs().list(query);
                 if (json) {
                     out.println(JsonOut.text(JsonOut.jobs(jobs)));
                     return 0;
                 }
-                Table table = new Table(new String[] {"ID", "KIND", "QUEUE", "STATE", "ATTEMPT", "SCHEDULED", "FINALIZED",
+                Table table = new Table(new String[] {"ID", "KIND", "QUEUE", "STATE", "ATTEMPT", "CREATED", "FINALIZED",
                         "LAST ERROR"}, new int[] {20, 30, 20, 10, 9, 27, 27, 60});
                 for (JobRow j : jobs) {
                     table.add(String.valueOf(j.id()), j.kind(), j.queue(), j.state().dbName(),
-                            j.attempt() + "/" + j.maxAttempts(), j.scheduledAt().toString(),
+                            j.attempt() + "/" + j.maxAttempts(), j.createdAt().toString(),
                             j.finalizedAt().map(Instant::toString).orElse(""),
                             j.lastError().map(JobError::message).orElse(""));
                 }
                 table.print(out);
-                if (jobs.size() == limit) {
-                    out.println("(more after id " + jobs.getLast().id() + ": --after " + jobs.getLast().id() + ")");
+                if (jobs.isEmpty()) {
+                    out.println("(no jobs" + (query.filtered() ? " match" : "") + (after != null || before != null
+                            ? " on this page)" : ")"));
+                } else {
+                    out.println("(" + jobs.size() + " jobs; the page before: --before " + jobs.getFirst().id()
+                            + (jobs.size() == limit ? "; the page after: --after " + jobs.getLast().id() : "") + ")");
                 }
             }
             return 0;
-        }
-
-        private static JobState state(String name) {
-            for (JobState s : JobState.values()) {
-                if (s.dbName().equals(name.strip().toLowerCase(Locale.ROOT))) {
-                    return s;
-                }
-            }
-            throw new IllegalArgumentException("--state must be one of available, scheduled, running, retryable,"
-                    + " completed, cancelled, discarded, was '" + name + "'");
         }
     }
 
@@ -144,21 +144,45 @@ final class JobsCommand {
         }
     }
 
-    /** A change to jobs named by id: each is applied in turn, and the first that fails ends the command. */
+    /**
+     * A change to jobs named by id, each applied in turn (the first that fails ends the command),
+     * or to every job the filters match, in pages; without ids, a filter or {@code --all} is
+     * required, so that a bare command changes nothing.
+     */
     abstract static class Change implements Callable<Integer> {
         @Mixin
         DatabaseOption database;
 
-        @Parameters(arity = "1..*", paramLabel = "ID", description = "The jobs' ids.")
-        List<Long> ids;
+        @Mixin
+        JobFilterOptions filter;
+
+        @Parameters(arity = "0..*", paramLabel = "ID", description = "The jobs' ids; or none, and filters instead.")
+        List<Long> ids = List.of();
+
+        @Option(names = "--all", description = "With no filter: every job.")
+        boolean all;
 
         @Spec
         CommandSpec spec;
 
         @Override
         public Integer call() {
+            String verb = spec.name();
+            JobQuery query = filter.query(BULK_PAGE);
+            if (!ids.isEmpty() && (query.filtered() || all)) {
+                throw new IllegalArgumentException("give job ids or filters (or --all), not both");
+            }
+            if (ids.isEmpty() && !query.filtered() && !all) {
+                throw new IllegalArgumentException(verb + " needs job ids, a filter (--state, --queue, --kind, --tag, --args,"
+                        + " --min-id, --max-id, --created-from, --created-before) or --all for every job");
+            }
             PrintWriter out = spec.commandLine().getOut();
             try (Runnel runnel = QueuesCommand.client(database)) {
+                if (ids.isEmpty()) {
+                    out.println("jobs: " + applyAll(runnel.jobs(), query) + " " + (verb.equals("cancel") ? "cancelled"
+                            : verb.equals("retry") ? "retried" : "deleted"));
+                    return 0;
+                }
                 for (long id : ids) {
                     out.println(apply(runnel.jobs(), id));
                 }
@@ -168,10 +192,14 @@ final class JobsCommand {
 
         /** Applies the change to job {@code id}; returns the line to print. */
         abstract String apply(dev.runnel.Jobs jobs, long id);
+
+        /** Applies the change to every job {@code query} matches; returns how many it changed. */
+        abstract int applyAll(dev.runnel.Jobs jobs, JobQuery query);
     }
 
     @Command(name = "cancel", mixinStandardHelpOptions = true,
-            description = "Cancel jobs: final at once if not running; a running one is interrupted by its client.")
+            description = "Cancel jobs, by id or by filters: final at once if not running; a running one is interrupted"
+                    + " by its client. Prints how many changed.")
     static final class Cancel extends Change {
         @Override
         String apply(dev.runnel.Jobs jobs, long id) {
@@ -179,23 +207,38 @@ final class JobsCommand {
             return j.state() == JobState.RUNNING ? "job " + id + ": running; its client is told to cancel it"
                     : "job " + id + ": " + j.state().dbName();
         }
+
+        @Override
+        int applyAll(dev.runnel.Jobs jobs, JobQuery query) {
+            return jobs.cancel(query);
+        }
     }
 
     @Command(name = "retry", mixinStandardHelpOptions = true,
-            description = "Make jobs that are not running available now, their attempts kept.")
+            description = "Make jobs that are not running available now, their attempts kept, by id or by filters.")
     static final class Retry extends Change {
         @Override
         String apply(dev.runnel.Jobs jobs, long id) {
             return "job " + id + ": " + jobs.retry(id).state().dbName();
         }
+
+        @Override
+        int applyAll(dev.runnel.Jobs jobs, JobQuery query) {
+            return jobs.retry(query);
+        }
     }
 
-    @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete jobs that are not running.")
+    @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete jobs that are not running, by id or by filters.")
     static final class Delete extends Change {
         @Override
         String apply(dev.runnel.Jobs jobs, long id) {
             jobs.delete(id);
             return "job " + id + ": deleted";
+        }
+
+        @Override
+        int applyAll(dev.runnel.Jobs jobs, JobQuery query) {
+            return jobs.delete(query);
         }
     }
 }

@@ -75,21 +75,71 @@ class JobsAndQueuesCommandTest {
         assertThat(available.get(0).get("args").get("name").asText()).isEqualTo("later");
         assertThat(available.get(0).get("queue").asText()).isEqualTo("reports");
 
+        // Newest first, a page at a time, both ways.
         JsonNode page = JSON.readTree(run("jobs", "list", "--queue", "default", "--limit", "1", "--json").out());
         assertThat(page).hasSize(1);
-        assertThat(page.get(0).get("id").asLong()).isEqualTo(ids[0]);
-        JsonNode next = JSON.readTree(run("jobs", "list", "--queue", "default", "--after", String.valueOf(ids[0]),
-                "--json").out());
-        assertThat(next.get(0).get("id").asLong()).isEqualTo(ids[1]);
-        assertThat(next.get(0).get("errors").get(0).get("error").asText()).contains("it broke");
+        assertThat(page.get(0).get("id").asLong()).isEqualTo(ids[1]);
+        assertThat(page.get(0).get("errors").get(0).get("error").asText()).contains("it broke");
+        JsonNode next = JSON.readTree(run("jobs", "list", "--queue", "default", "--limit", "1", "--after",
+                String.valueOf(ids[1]), "--json").out());
+        assertThat(next).extracting(j -> j.get("id").asLong()).containsExactly(ids[0]);
+        JsonNode back = JSON.readTree(run("jobs", "list", "--queue", "default", "--limit", "1", "--before",
+                String.valueOf(ids[0]), "--json").out());
+        assertThat(back).extracting(j -> j.get("id").asLong()).containsExactly(ids[1]);
+        JsonNode oldest = JSON.readTree(run("jobs", "list", "--oldest-first", "--json").out());
+        assertThat(oldest).extracting(j -> j.get("id").asLong()).containsExactly(ids[0], ids[1], ids[2]);
 
-        Result table = run("jobs", "list", "--state", "completed,retryable");
+        Result table = run("jobs", "list", "--state", "completed,retryable", "--limit", "1");
         assertThat(table.out().lines().findFirst().orElseThrow()).startsWith("ID").contains("STATE");
-        assertThat(table.out()).contains("completed").contains("retryable").contains("it broke").doesNotContain("later");
+        assertThat(table.out()).contains("retryable").contains("it broke").doesNotContain("later")
+                .contains("the page after: --after " + ids[1]).contains("the page before: --before " + ids[1]);
+        assertThat(run("jobs", "list", "--kind", "nothing").out()).contains("(no jobs match)");
 
         Result bad = run("jobs", "list", "--state", "lost");
         assertThat(bad.code()).isEqualTo(2);
         assertThat(bad.err()).contains("--state").contains("lost");
+        for (String[] wrong : new String[][] {{"--args", "[1]"}, {"--args", "{\"a\": {\"b\": 1}}"},
+                {"--created-from", "yesterday"}, {"--tag", "no spaces"}, {"--after", "1", "--before", "2"},
+                {"--min-id", "5", "--max-id", "4"}, {"--limit", "0"}}) {
+            String[] argv = new String[wrong.length + 2];
+            argv[0] = "jobs";
+            argv[1] = "list";
+            System.arraycopy(wrong, 0, argv, 2, wrong.length);
+            Result refused = run(argv);
+            assertThat(refused.code()).as("%s", String.join(" ", wrong)).isEqualTo(2);
+            assertThat(refused.err().lines().count()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void jobsListFiltersByKindTagArgsIdAndTime() throws Exception {
+        long[] ids = seed();
+        long tagged;
+        try (Runnel runnel = Runnel.builder().driver(SqliteDriver.open(dir.resolve("x.db"))).build()) {
+            tagged = runnel.insert(new Task("tagged"), InsertOptions.builder().queue("reports").tags("red", "blue").build()).id();
+        }
+        assertThat(listed("--tag", "red,blue")).containsExactly(tagged);
+        assertThat(listed("--tag", "red", "--tag", "green")).isEmpty();
+        assertThat(listed("--args", "{\"name\": \"broken\"}")).containsExactly(ids[1]);
+        assertThat(listed("--kind", "task", "--queue", "reports")).containsExactly(tagged, ids[2]);
+        assertThat(listed("--min-id", String.valueOf(ids[1]), "--max-id", String.valueOf(ids[2]))).containsExactly(ids[2],
+                ids[1]);
+        assertThat(listed("--created-before", "2000-01-01T00:00:00Z")).isEmpty();
+        assertThat(listed("--created-from", "2000-01-01T00:00:00Z", "--oldest-first")).containsExactly(ids[0], ids[1],
+                ids[2], tagged);
+    }
+
+    private java.util.List<Long> listed(String... filters) throws Exception {
+        String[] argv = new String[filters.length + 3];
+        argv[0] = "jobs";
+        argv[1] = "list";
+        System.arraycopy(filters, 0, argv, 2, filters.length);
+        argv[argv.length - 1] = "--json";
+        Result result = run(argv);
+        assertThat(result.code()).as(result.err()).isZero();
+        java.util.List<Long> found = new java.util.ArrayList<>();
+        JSON.readTree(result.out()).forEach(j -> found.add(j.get("id").asLong()));
+        return found;
     }
 
     @Test
@@ -171,5 +221,22 @@ class JobsAndQueuesCommandTest {
         assertThat(gone.code()).isEqualTo(1);
         assertThat(gone.err()).contains("no job " + ids[1]);
         assertThat(run("jobs", "cancel").code()).isEqualTo(2);
+    }
+
+    @Test
+    void jobsCancelRetryDeleteByFilterSayHowManyAndRefuseNoFilterWithoutAll() throws Exception {
+        long[] ids = seed();
+        Result bare = run("jobs", "cancel");
+        assertThat(bare.code()).isEqualTo(2);
+        assertThat(bare.err()).contains("--all");
+        assertThat(run("jobs", "delete", String.valueOf(ids[0]), "--queue", "default").code()).isEqualTo(2);
+        assertThat(run("jobs", "cancel", "--state", "available", "--queue", "reports", "--kind", "task").out())
+                .isEqualTo("jobs: 1 cancelled\n");
+        assertThat(run("jobs", "cancel", "--state", "available").out()).isEqualTo("jobs: 0 cancelled\n");
+        assertThat(run("jobs", "retry", "--state", "cancelled,retryable").out()).isEqualTo("jobs: 2 retried\n");
+        assertThat(listed("--state", "available")).containsExactly(ids[2], ids[1]);
+        assertThat(run("jobs", "delete", "--args", "{\"name\": \"later\"}").out()).isEqualTo("jobs: 1 deleted\n");
+        assertThat(run("jobs", "delete", "--all").out()).isEqualTo("jobs: 2 deleted\n");
+        assertThat(listed()).isEmpty();
     }
 }

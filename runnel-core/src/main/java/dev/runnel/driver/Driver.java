@@ -119,10 +119,23 @@ public interface Driver extends AutoCloseable {
     /** The jobs with these ids that exist, in any order. */
     List<JobRow> jobGetMany(long[] ids);
 
+    /**
+     * A page of the jobs {@code query} matches, in its order (see {@link JobListScan} for reading
+     * it). Each filter means the same on every driver; the conformance suite holds them to it.
+     */
     List<JobRow> jobList(JobQuery query);
 
-    /** Counts jobs by queue and state. */
-    List<JobCount> jobCountByState();
+    /**
+     * Counts jobs by queue and state, as {@code params} allow: exactly, or quickly, estimating a
+     * count that would read much of a large table (each such count marked not exact). By queue,
+     * then state in {@link dev.runnel.JobState}'s order; queues with no jobs in a state are left out.
+     */
+    List<JobCount> jobCountByQueueAndState(JobCountParams params);
+
+    /** Every job counted exactly by queue and state: {@link #jobCountByQueueAndState} with {@link JobCountParams#EXACT}. */
+    default List<JobCount> jobCountByState() {
+        return jobCountByQueueAndState(JobCountParams.EXACT);
+    }
 
     /**
      * Rescues running jobs of dead clients and, past a threshold, of unregistered ones (see

@@ -26,6 +26,7 @@ import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobCountParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobScheduleParams;
@@ -123,6 +124,7 @@ public final class PostgresDriver implements Driver {
     private final PostgresCluster cluster;
     private final PostgresAdmin admin;
     private final PostgresPeriodic periodic;
+    private final PostgresQueries queries;
     private final PostgresMigrations migrations;
     private final PostgresListener.ConnectionSource listenerSource;
     private final DataSource dataSource;
@@ -139,6 +141,7 @@ public final class PostgresDriver implements Driver {
         this.cluster = new PostgresCluster(schema, connections);
         this.admin = new PostgresAdmin(schema, connections);
         this.periodic = new PostgresPeriodic(schema, connections);
+        this.queries = new PostgresQueries(schema, connections);
         this.migrations = new PostgresMigrations(schema, connections);
         this.listenerSource = listenerSource;
         this.dataSource = dataSource;
@@ -268,12 +271,12 @@ public final class PostgresDriver implements Driver {
 
     @Override
     public List<JobRow> jobList(JobQuery query) {
-        return jobs.list(query);
+        return queries.list(query);
     }
 
     @Override
-    public List<JobCount> jobCountByState() {
-        return jobs.countByState();
+    public List<JobCount> jobCountByQueueAndState(JobCountParams params) {
+        return queries.count(params);
     }
 
     @Override

@@ -1,8 +1,6 @@
 package dev.runnel.postgres;
 
 import dev.runnel.InsertResult;
-import dev.runnel.JobCount;
-import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.RateLimit;
@@ -42,7 +40,7 @@ import java.util.Set;
  */
 final class PostgresJobs {
     private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUnique", "JobClaim", "JobClaimLimitLock", "JobClaimLimited", "JobClaimKeyed", "QueueRateStarted", "KeyRateStarted", "JobClaimAtMostOnce", "JobClaimRecover",
-            "JobCompleteMany", "JobSetStateMany", "JobReinsertMany", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobGet", "JobGetMany", "JobList", "JobCountByState");
+            "JobCompleteMany", "JobSetStateMany", "JobReinsertMany", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobGet", "JobGetMany");
 
     private final PostgresSchema schema;
     private final PostgresConnections connections;
@@ -510,42 +508,6 @@ final class PostgresJobs {
                     }
                 }
                 return rows;
-            }
-        });
-    }
-
-    List<JobRow> list(JobQuery query) {
-        String[] states = query.states().stream().map(JobState::dbName).sorted().toArray(String[]::new);
-        String queue = query.queue().orElse(null);
-        return connections.run("listing jobs", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobList"))) {
-                Array stateArray = c.createArrayOf("text", states);
-                ps.setArray(1, stateArray);
-                ps.setArray(2, stateArray);
-                ps.setString(3, queue);
-                ps.setString(4, queue);
-                ps.setLong(5, query.afterId());
-                ps.setInt(6, query.limit());
-                List<JobRow> rows = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        rows.add(PostgresRows.decode(rs));
-                    }
-                }
-                return rows;
-            }
-        });
-    }
-
-    List<JobCount> countByState() {
-        return connections.run("counting jobs", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobCountByState"));
-                    ResultSet rs = ps.executeQuery()) {
-                List<JobCount> counts = new ArrayList<>();
-                while (rs.next()) {
-                    counts.add(new JobCount(rs.getString(1), JobState.fromDb(rs.getString(2)), rs.getLong(3)));
-                }
-                return counts;
             }
         });
     }

@@ -290,7 +290,7 @@ RETURNING j.id, j.kind, j.args, j.priority, j.attempt + 1, j.max_attempts, j.att
 -- The jobs of one earlier at-least-once claim of this client whose reply was lost (the connection
 -- broke after the statement may have committed): still running, in the queue, started at that
 -- claim's time, which is unique per client (ClaimClock), by this client. In JobClaim's columns.
--- It scans the table, having no index on running jobs: it runs only after a claim failed that way.
+-- It reads the running jobs through their index (migration 006); it runs only after a claim failed that way.
 -- ?1 queue, ?2 the claim's time, ?3 client id.
 SELECT j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
        j.scheduled_at, j.errors::text[], j.metadata, j.tags
@@ -388,11 +388,10 @@ WHERE (SELECT count(pg_notify(?, q.queue)) FROM (SELECT DISTINCT queue FROM made
 
 -- name: JobRescueMany
 -- Running jobs whose client is dead (listed and still expired now), or, past the threshold, of no
--- registered client, at most a limit of them; nothing unless the lease is held. No index serves
--- state = 'running' (it would cost every claim an index entry), so this scans the table: the
--- rescuer runs it only when a client died, and the threshold sweep rarely. Each job becomes
--- retryable at once, or discarded when it is out of attempts or on its last allowed rescue, with
--- an error naming the client. ?1 dead client ids, ?2 now, ?3 stale before, ?4 limit, ?5 max
+-- registered client, at most a limit of them; nothing unless the lease is held. It reads the
+-- running jobs through their index (migration 006); the rescuer runs it only when a client died,
+-- and the threshold sweep rarely. Each job becomes retryable at once, or discarded when it is out
+-- of attempts or on its last allowed rescue, with an error naming the client. ?1 dead client ids, ?2 now, ?3 stale before, ?4 limit, ?5 max
 -- rescues, ?6 now, ?7 max rescues, ?8 now, ?9 now as text, ?10 the threshold as text, ?11 max
 -- rescues, ?12 leader id, ?13 now.
 WITH stuck AS MATERIALIZED (
@@ -463,18 +462,3 @@ SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_
        created_at, scheduled_at, finalized_at, errors::text[], metadata, tags
 FROM {schema}.runnel_job
 WHERE id = ANY (?::bigint[]);
-
--- name: JobList
--- ?1 and ?2 the states (an empty array for all), ?3 and ?4 the queue or null, ?5 after id, ?6 limit.
--- The states are compared as the enum, not as text.
-SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
-       created_at, scheduled_at, finalized_at, errors::text[], metadata, tags
-FROM {schema}.runnel_job
-WHERE (cardinality(?::{schema}.runnel_job_state[]) = 0 OR state = ANY (?::{schema}.runnel_job_state[]))
-  AND (?::text IS NULL OR queue = ?)
-  AND id > ?
-ORDER BY id
-LIMIT ?;
-
--- name: JobCountByState
-SELECT queue, state, count(*) FROM {schema}.runnel_job GROUP BY queue, state ORDER BY queue, state;

@@ -29,6 +29,7 @@ import dev.runnel.driver.JdbcIds;
 import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobCountParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobJson;
 import dev.runnel.driver.JobReinsertParams;
@@ -67,7 +68,7 @@ public final class SqliteDriver implements Driver {
     public static final int DEFAULT_READERS = 2;
 
     private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUniform", "JobInsertReturning", "JobUniqueHolder", "LastInsertId",
-            "JobClaim", "JobClaimLimited", "JobClaimKeyed", "KeyRateClaimed", "KeyRateRead", "KeyRateWrite", "QueueRateRead", "QueueRateStarted", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobIdRange", "JobCreatedAtFrom", "JobGet", "JobGetMany", "JobList", "JobCountByState");
+            "JobClaim", "JobClaimLimited", "JobClaimKeyed", "KeyRateClaimed", "KeyRateRead", "KeyRateWrite", "QueueRateRead", "QueueRateStarted", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobIdRange", "JobCreatedAtFrom", "JobGet", "JobGetMany");
 
     private final SqlFile sql;
     private final List<Migration> migrations;
@@ -76,6 +77,7 @@ public final class SqliteDriver implements Driver {
     private final SqliteAdmin admin;
     private final SqliteCleaner cleaner;
     private final SqlitePeriodic periodic;
+    private final SqliteQueries queries;
     private final SqliteMigrations migrationTable;
     private final SqliteInserts inserts;
 
@@ -88,6 +90,7 @@ public final class SqliteDriver implements Driver {
         this.admin = new SqliteAdmin(connections);
         this.cleaner = new SqliteCleaner(connections, sql);
         this.periodic = new SqlitePeriodic(connections);
+        this.queries = new SqliteQueries(connections);
         this.migrationTable = new SqliteMigrations(connections);
     }
 
@@ -580,34 +583,12 @@ public final class SqliteDriver implements Driver {
 
     @Override
     public List<JobRow> jobList(JobQuery query) {
-        String states = JobJson.encodeStrings(query.states().stream().map(JobState::dbName).sorted().toList());
-        return connections.read(s -> {
-            PreparedStatement list = s.prepare(sql.get("JobList"));
-            list.setString(1, states);
-            list.setString(2, query.queue().orElse(null));
-            list.setLong(3, query.afterId());
-            list.setInt(4, query.limit());
-            List<JobRow> rows = new ArrayList<>();
-            try (ResultSet rs = list.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(SqliteRows.decode(rs));
-                }
-            }
-            return rows;
-        });
+        return queries.list(query);
     }
 
     @Override
-    public List<JobCount> jobCountByState() {
-        return connections.read(s -> {
-            List<JobCount> counts = new ArrayList<>();
-            try (ResultSet rs = s.prepare(sql.get("JobCountByState")).executeQuery()) {
-                while (rs.next()) {
-                    counts.add(new JobCount(rs.getString(1), JobState.fromDb(rs.getString(2)), rs.getLong(3)));
-                }
-            }
-            return counts;
-        });
+    public List<JobCount> jobCountByQueueAndState(JobCountParams params) {
+        return queries.count(params);
     }
 
     @Override

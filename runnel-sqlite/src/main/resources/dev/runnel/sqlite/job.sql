@@ -308,17 +308,3 @@ SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_
        created_at, scheduled_at, finalized_at, errors, metadata, tags
 FROM runnel_job
 WHERE id IN (SELECT value FROM json_each(?1));
-
--- name: JobList
--- ?1 JSON array of states ('[]' for all), ?2 queue or null, ?3 after id, ?4 limit.
-SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
-       created_at, scheduled_at, finalized_at, errors, metadata, tags
-FROM runnel_job
-WHERE (?1 = '[]' OR state IN (SELECT value FROM json_each(?1)))
-  AND (?2 IS NULL OR queue = ?2)
-  AND id > ?3
-ORDER BY id
-LIMIT ?4;
-
--- name: JobCountByState
-SELECT queue, state, count(*) FROM runnel_job GROUP BY queue, state ORDER BY queue, state;

@@ -15,6 +15,7 @@ import dev.runnel.driver.ClientHeartbeatParams;
 import dev.runnel.driver.ClientRescuedParams;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobCancelParams;
+import dev.runnel.driver.JobCountParams;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobDeleteFinalizedParams;
@@ -145,8 +146,8 @@ public class ForwardingDriver implements Driver {
     }
 
     @Override
-    public List<JobCount> jobCountByState() {
-        return delegate.jobCountByState();
+    public List<JobCount> jobCountByQueueAndState(JobCountParams params) {
+        return delegate.jobCountByQueueAndState(params);
     }
 
     @Override

@@ -16,6 +16,7 @@ import dev.runnel.driver.ClientHeartbeatParams;
 import dev.runnel.driver.ClientRescuedParams;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobCancelParams;
+import dev.runnel.driver.JobCountParams;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobDeleteFinalizedParams;
@@ -135,8 +136,8 @@ public final class KillableDriver extends ForwardingDriver {
     }
 
     @Override
-    public List<JobCount> jobCountByState() {
-        return alive(super::jobCountByState);
+    public List<JobCount> jobCountByQueueAndState(JobCountParams params) {
+        return alive(() -> super.jobCountByQueueAndState(params));
     }
 
     @Override

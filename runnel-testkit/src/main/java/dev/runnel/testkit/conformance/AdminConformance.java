@@ -172,4 +172,39 @@ public abstract class AdminConformance extends DriverConformance {
         assertThat(runnel.jobs().delete(bulk)).isEqualTo(25);
         assertThat(runnel.jobList(JobQuery.all())).extracting(JobRow::id).containsExactly(other);
     }
+
+    @Test
+    void bulkFormsByKindTagsArgsIdsAndCreationTime() {
+        Runnel runnel = inserter();
+        long[] ids = new long[12];
+        for (int i = 0; i < ids.length; i++) {
+            InsertOptions options = InsertOptions.builder().queue(i < 6 ? "left" : "right")
+                    .tags(i % 2 == 0 ? List.of("red") : List.of("red", "blue")).build();
+            ids[i] = (i % 3 == 0 ? runnel.insert(new OrphanArgs("o" + i), options) : runnel.insert(new TestArgs("t", i), options)).id();
+            clock.advance(Duration.ofSeconds(1));
+        }
+        // Kind and tags: the test jobs carrying blue (1, 5, 7, 11).
+        assertThat(runnel.jobs().cancel(JobQuery.all().kinds("test_job").tags("blue", "red").limit(2))).isEqualTo(4);
+        assertThat(ids(runnel, JobQuery.inStates(JobState.CANCELLED))).containsExactly(ids[1], ids[5], ids[7], ids[11]);
+        // Args: of those, the one with value 7.
+        assertThat(runnel.jobs().retry(JobQuery.inStates(JobState.CANCELLED).args("{\"value\": 7}"))).isEqualTo(1);
+        assertThat(ids(runnel, JobQuery.inStates(JobState.CANCELLED))).containsExactly(ids[1], ids[5], ids[11]);
+        // Creation time and queue: created in seconds 2 to 7 in queue right (6 and 7).
+        assertThat(runnel.jobs().delete(JobQuery.all().queue("right").createdBetween(T0.plusSeconds(2),
+                T0.plusSeconds(8)))).isEqualTo(2);
+        assertThat(driver.jobGet(ids[6])).isEmpty();
+        assertThat(driver.jobGet(ids[7])).isEmpty();
+        // Ids, newest first, with a cursor: a bulk change applies to every match, whatever the cursor.
+        assertThat(runnel.jobs().cancel(JobQuery.all().idRange(ids[8], ids[10]).newestFirst().afterId(ids[9])
+                .limit(1))).isEqualTo(3);
+        assertThat(ids(runnel, JobQuery.inStates(JobState.CANCELLED))).containsExactly(ids[1], ids[5], ids[8], ids[9],
+                ids[10], ids[11]);
+        // Nothing matches: nothing changes.
+        assertThat(runnel.jobs().delete(JobQuery.all().kinds("no_such_kind"))).isZero();
+        assertThat(runnel.jobList(JobQuery.all())).hasSize(10);
+    }
+
+    private static List<Long> ids(Runnel runnel, JobQuery query) {
+        return runnel.jobList(query.limit(JobQuery.MAX_LIMIT)).stream().map(JobRow::id).toList();
+    }
 }

@@ -64,10 +64,26 @@ final class JobMaker {
      * a failed attempt records an error, as do cancelled and discarded jobs.
      */
     JobRow make(String queue, JobState state, Instant scheduledAt, Instant at) {
+        return make(new JobInsertParams("test_job", "{\"name\":\"made\",\"value\":0}", queue, 1, JobState.AVAILABLE,
+                DriverConformance.T0, scheduledAt, 25, List.of(), "{}"), state, at);
+    }
+
+    /**
+     * A job inserted as {@code job} (its kind, args, queue, tags, creation time...) and then brought
+     * into {@code state} as {@link #make(String, JobState, Instant, Instant)} does: {@code job}'s
+     * state is ignored, its scheduled time kept for an available or scheduled job.
+     */
+    JobRow make(JobInsertParams job, JobState state, Instant at) {
         if (state == JobState.AVAILABLE || state == JobState.SCHEDULED) {
-            return stored(insert(queue, state, scheduledAt));
+            return stored(driver.jobInsertMany(List.of(withState(job, state, job.scheduledAt()))).getFirst().id());
         }
-        JobRow claimed = claim(queue, state == JobState.RETRYABLE ? at : scheduledAt, at);
+        Instant due = state == JobState.RETRYABLE ? at : job.scheduledAt();
+        long id = driver.jobInsertMany(List.of(withState(job, JobState.AVAILABLE, due))).getFirst().id();
+        List<JobRow> claimedJobs = driver.jobClaim(new JobClaimParams(job.queue(), 1, at, CLIENT));
+        assertThat(claimedJobs).as("the claim of the job just inserted into %s", job.queue())
+                .extracting(JobRow::id).containsExactly(id);
+        JobRow claimed = claimedJobs.getFirst();
+        Instant scheduledAt = job.scheduledAt();
         JobError error = new JobError(claimed.attempt(), at, "made " + state.dbName(), "");
         long[] written = switch (state) {
             case RUNNING -> new long[] {claimed.id()};
@@ -79,6 +95,11 @@ final class JobMaker {
         };
         assertThat(written).as("the outcome making job %d %s", claimed.id(), state).containsExactly(claimed.id());
         return stored(claimed.id());
+    }
+
+    private static JobInsertParams withState(JobInsertParams job, JobState state, Instant scheduledAt) {
+        return new JobInsertParams(job.kind(), job.args(), job.queue(), job.priority(), state, job.createdAt(),
+                scheduledAt, job.maxAttempts(), job.tags(), job.metadata());
     }
 
     /**

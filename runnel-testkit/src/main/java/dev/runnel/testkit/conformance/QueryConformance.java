@@ -11,6 +11,7 @@ import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobCountParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobJson;
 import dev.runnel.driver.JobSetStateParams;
@@ -193,5 +194,11 @@ public abstract class QueryConformance extends DriverConformance {
                 new JobCount("beta", JobState.DISCARDED, 1),
                 new JobCount("beta", JobState.RUNNING, 3),
                 new JobCount("gamma", JobState.SCHEDULED, 1));
+        // The quick counts a dashboard reads: on a table this small, every one exact, by queue then state.
+        List<JobCount> fast = driver.jobCountByQueueAndState(JobCountParams.FAST);
+        assertThat(fast).containsExactlyInAnyOrderElementsOf(driver.jobCountByState()).allMatch(JobCount::exact);
+        assertThat(fast).isSortedAccordingTo(Comparator.comparing(JobCount::queue).thenComparing(JobCount::state));
+        assertThat(inserter().jobs().counts()).isEqualTo(fast);
+        assertThat(driver.jobCountByQueueAndState(JobCountParams.EXACT)).containsExactlyInAnyOrderElementsOf(fast);
     }
 }

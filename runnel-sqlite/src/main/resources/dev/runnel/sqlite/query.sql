@@ -1,0 +1,64 @@
+-- The SQLite driver's listings and counts for people: the CLI, the dashboard, bulk changes by
+-- query. Times are microseconds since the epoch; lists travel as JSON arrays.
+--
+-- Parameters of both listings: ?1 and ?2 the lowest and highest id (the id range and the cursor
+-- merged, JobListScan), ?3 the states, ?4 the queues, ?5 the kinds, ?6 the tags (every one), each
+-- '[]' for no condition; ?7 the args object or null, ?8 created from or null, ?9 created before or
+-- null, ?10 the limit. The id range walks the rowid; the other filters are checked on the way.
+-- The args object matches as Postgres's jsonb containment does for top-level keys with scalar
+-- values (the only form JobQuery accepts): each key present with a value of the same JSON type
+-- (integer and real both numbers, compared by value) and equal.
+
+-- name: JobListAscending
+SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
+       created_at, scheduled_at, finalized_at, errors, metadata, tags
+FROM runnel_job AS j
+WHERE id BETWEEN ?1 AND ?2
+  AND (?3 = '[]' OR state IN (SELECT value FROM json_each(?3)))
+  AND (?4 = '[]' OR queue IN (SELECT value FROM json_each(?4)))
+  AND (?5 = '[]' OR kind IN (SELECT value FROM json_each(?5)))
+  AND (?6 = '[]' OR NOT EXISTS (SELECT 1 FROM json_each(?6) AS want
+                                WHERE want.value NOT IN (SELECT value FROM json_each(j.tags))))
+  AND (?7 IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(?7) AS want WHERE NOT coalesce(
+        CASE want.type
+            WHEN 'text' THEN json_type(j.args, want.fullkey) = 'text' AND json_extract(j.args, want.fullkey) = want.value
+            WHEN 'integer' THEN json_type(j.args, want.fullkey) IN ('integer', 'real')
+                                AND json_extract(j.args, want.fullkey) = want.value
+            WHEN 'real' THEN json_type(j.args, want.fullkey) IN ('integer', 'real')
+                             AND json_extract(j.args, want.fullkey) = want.value
+            ELSE json_type(j.args, want.fullkey) = want.type
+        END, 0)))
+  AND (?8 IS NULL OR created_at >= ?8)
+  AND (?9 IS NULL OR created_at < ?9)
+ORDER BY id
+LIMIT ?10;
+
+-- name: JobListDescending
+-- JobListAscending walking the other way.
+SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
+       created_at, scheduled_at, finalized_at, errors, metadata, tags
+FROM runnel_job AS j
+WHERE id BETWEEN ?1 AND ?2
+  AND (?3 = '[]' OR state IN (SELECT value FROM json_each(?3)))
+  AND (?4 = '[]' OR queue IN (SELECT value FROM json_each(?4)))
+  AND (?5 = '[]' OR kind IN (SELECT value FROM json_each(?5)))
+  AND (?6 = '[]' OR NOT EXISTS (SELECT 1 FROM json_each(?6) AS want
+                                WHERE want.value NOT IN (SELECT value FROM json_each(j.tags))))
+  AND (?7 IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(?7) AS want WHERE NOT coalesce(
+        CASE want.type
+            WHEN 'text' THEN json_type(j.args, want.fullkey) = 'text' AND json_extract(j.args, want.fullkey) = want.value
+            WHEN 'integer' THEN json_type(j.args, want.fullkey) IN ('integer', 'real')
+                                AND json_extract(j.args, want.fullkey) = want.value
+            WHEN 'real' THEN json_type(j.args, want.fullkey) IN ('integer', 'real')
+                             AND json_extract(j.args, want.fullkey) = want.value
+            ELSE json_type(j.args, want.fullkey) = want.type
+        END, 0)))
+  AND (?8 IS NULL OR created_at >= ?8)
+  AND (?9 IS NULL OR created_at < ?9)
+ORDER BY id DESC
+LIMIT ?10;
+
+-- name: JobCountByState
+-- Every job counted, by queue and state, in one scan: SQLite keeps no statistics to estimate from,
+-- so its counts are always exact.
+SELECT queue, state, count(*) FROM runnel_job GROUP BY queue, state ORDER BY queue, state;
