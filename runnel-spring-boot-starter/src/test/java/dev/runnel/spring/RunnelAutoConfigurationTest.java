@@ -120,6 +120,10 @@ class RunnelAutoConfigurationTest {
             assertThat(ctx).hasFailed();
             assertThat(ctx.getStartupFailure()).rootCause().hasMessageContaining("runnel.queues.default.max-wrokers");
         });
+        runner().withPropertyValues("runnel.tracing.enable=false").run(ctx -> {
+            assertThat(ctx).hasFailed();
+            assertThat(ctx.getStartupFailure()).rootCause().hasMessageContaining("runnel.tracing.enable");
+        });
     }
 
     @Test
@@ -127,13 +131,13 @@ class RunnelAutoConfigurationTest {
         runner().withUserConfiguration(TestJobs.Workers.class)
                 .withPropertyValues("runnel.queues.default.max-workers=4", "runnel.queues.default.global-limit=3",
                         "runnel.queues.default.rate-limit-jobs=10", "runnel.queues.default.rate-limit-period=1m",
-                        "runnel.queues.default.key-limit=2", "runnel.queues.default.key-field=args.name")
+                        "runnel.queues.default.key-limit=2", "runnel.queues.default.key-field=args.text")
                 .run(ctx -> {
                     assertThat(ctx).hasNotFailed();
                     dev.runnel.QueueRow queue = ctx.getBean(Runnel.class).queues().get("default").orElseThrow();
                     assertThat(queue.globalLimit()).hasValue(3);
                     assertThat(queue.rateLimit()).contains(new dev.runnel.RateLimit(10, java.time.Duration.ofMinutes(1)));
-                    assertThat(queue.keyLimit()).contains(dev.runnel.KeyLimit.byArgs("name", 2));
+                    assertThat(queue.keyLimit()).contains(dev.runnel.KeyLimit.byArgs("text", 2));
                 });
         runner().withPropertyValues("runnel.queues.default.max-workers=4", "runnel.queues.default.key-limit=2").run(ctx ->
                 assertThat(ctx.getStartupFailure()).hasStackTraceContaining("key-limit and runnel.queues.default.key-field go together"));
@@ -204,7 +208,8 @@ class RunnelAutoConfigurationTest {
         String metadata = new String(getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")
                 .readAllBytes());
         assertThat(metadata).contains("\"runnel.database-url\"", "\"runnel.queues\"", "\"runnel.stop-timeout\"",
-                "\"runnel.health.stuck-after\"", "dev.runnel.spring.RunnelProperties$Queue");
+                "\"runnel.health.stuck-after\"", "dev.runnel.spring.RunnelProperties$Queue",
+                "\"runnel.metrics.enabled\"", "\"runnel.tracing.enabled\"");
     }
 
     @Configuration(proxyBeanMethods = false)
