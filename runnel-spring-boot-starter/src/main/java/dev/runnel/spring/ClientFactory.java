@@ -1,5 +1,6 @@
 package dev.runnel.spring;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.runnel.ErrorHandler;
 import dev.runnel.InsertMiddleware;
 import dev.runnel.InsertOptions;
@@ -8,6 +9,7 @@ import dev.runnel.JobState;
 import dev.runnel.PeriodicJob;
 import dev.runnel.Runnel;
 import dev.runnel.RunnelBuilder;
+import dev.runnel.RuntimeListener;
 import dev.runnel.Schedule;
 import dev.runnel.WorkMiddleware;
 import dev.runnel.Worker;
@@ -27,7 +29,8 @@ final class ClientFactory {
 
     /** What the client is built from, besides the properties. */
     record Parts(Driver driver, Map<String, WorkerBeans.Entry> workers, List<JobListener> listeners,
-            List<InsertMiddleware> insertMiddleware, List<WorkMiddleware> workMiddleware, ErrorHandler errorHandler,
+            List<RuntimeListener> runtimeListeners, List<InsertMiddleware> insertMiddleware,
+            List<WorkMiddleware> workMiddleware, ErrorHandler errorHandler, ObjectMapper objectMapper,
             List<RunnelBuilderCustomizer> customizers, Duration shutdownPhase) {}
 
     static Runnel build(RunnelProperties p, Parts parts) {
@@ -101,10 +104,14 @@ final class ClientFactory {
             set("runnel.periodic." + e.getKey(), e.getValue(), v -> b.periodic(periodic(e.getKey(), v)));
         }
         parts.listeners().forEach(b::listener);
+        parts.runtimeListeners().forEach(b::runtimeListener);
         parts.insertMiddleware().forEach(b::insertMiddleware);
         parts.workMiddleware().forEach(b::workMiddleware);
         if (parts.errorHandler() != null) {
             b.errorHandler(parts.errorHandler());
+        }
+        if (parts.objectMapper() != null) {
+            b.objectMapper(parts.objectMapper());
         }
         // Spring stops the client with the context (RunnelLifecycle); a JVM hook of its own would race it.
         b.stopOnShutdown(false);

@@ -1,11 +1,17 @@
 package dev.runnel.spring;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.runnel.ErrorHandler;
 import dev.runnel.InsertMiddleware;
 import dev.runnel.JobListener;
 import dev.runnel.Runnel;
 import dev.runnel.RunnelBuilder;
+import dev.runnel.RuntimeListener;
 import dev.runnel.WorkMiddleware;
+import dev.runnel.micrometer.RunnelMetrics;
+import dev.runnel.otel.RunnelTracing;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -16,6 +22,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -24,21 +31,31 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 
 /**
  * Configures a Runnel client from the {@code runnel.*} properties ({@link RunnelProperties}):
  * its driver (from {@code runnel.database-url}, or on the application's {@link DataSource}), its
  * queues and periodic jobs, the application's {@link dev.runnel.Worker} beans registered by their
- * args type, and its {@link JobListener}, {@link InsertMiddleware}, {@link WorkMiddleware} and
- * {@link ErrorHandler} beans; then {@link RunnelBuilderCustomizer} beans. The client is a
- * {@link Runnel} bean, started and stopped with the context ({@link RunnelLifecycle}); a
- * {@link RunnelTemplate} inserts inside Spring transactions. With Actuator, a health indicator and
- * an info contributor named {@code runnel}. {@code runnel.enabled=false} turns it all off.
+ * args type, its {@link JobListener}, {@link RuntimeListener}, {@link InsertMiddleware},
+ * {@link WorkMiddleware} and {@link ErrorHandler} beans, and its Jackson 2 {@link ObjectMapper}
+ * bean if it has one; then {@link RunnelBuilderCustomizer} beans. The client is a {@link Runnel}
+ * bean, started and stopped with the context ({@link RunnelLifecycle}); a {@link RunnelTemplate}
+ * inserts inside Spring transactions. With Actuator, a health indicator and an info contributor
+ * named {@code runnel}; with runnel-micrometer and a {@code MeterRegistry} bean, a
+ * {@code RunnelMetrics} bean; with runnel-otel and an {@code OpenTelemetry} bean, a
+ * {@code RunnelTracing} bean; each is registered as the listener or middleware it is.
+ * {@code runnel.enabled=false} turns it all off.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-        "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration"})
+        "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+        "org.springframework.boot.opentelemetry.autoconfigure.OpenTelemetrySdkAutoConfiguration"})
 @ConditionalOnBooleanProperty(name = "runnel.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(RunnelProperties.class)
 public class RunnelAutoConfiguration {
@@ -49,8 +66,9 @@ public class RunnelAutoConfiguration {
     @ConditionalOnMissingBean
     Runnel runnel(RunnelProperties properties, ObjectProvider<DataSource> dataSource,
             ConfigurableListableBeanFactory beans, ObjectProvider<JobListener> listeners,
-            ObjectProvider<InsertMiddleware> insertMiddleware, ObjectProvider<WorkMiddleware> workMiddleware,
-            ObjectProvider<ErrorHandler> errorHandler, ObjectProvider<RunnelBuilderCustomizer> customizers,
+            ObjectProvider<RuntimeListener> runtimeListeners, ObjectProvider<InsertMiddleware> insertMiddleware,
+            ObjectProvider<WorkMiddleware> workMiddleware, ObjectProvider<ErrorHandler> errorHandler,
+            ObjectProvider<ObjectMapper> objectMapper, ObjectProvider<RunnelBuilderCustomizer> customizers,
             Environment environment) {
         Duration shutdownPhase = Binder.get(environment)
                 .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class).orElse(DEFAULT_SHUTDOWN_PHASE);
@@ -58,9 +76,12 @@ public class RunnelAutoConfiguration {
                 DriverFactory.open(properties, Optional.ofNullable(dataSource.getIfUnique())),
                 WorkerBeans.find(beans),
                 listeners.orderedStream().toList(),
+                runtimeListeners.orderedStream().toList(),
                 insertMiddleware.orderedStream().toList(),
                 workMiddleware.orderedStream().toList(),
                 errorHandler.getIfUnique(),
+                // Jackson 2's: Spring Boot 4's own mapper is Jackson 3's, which Runnel does not use.
+                objectMapper.getIfUnique(),
                 customizers.orderedStream().toList(),
                 shutdownPhase));
     }
@@ -107,6 +128,40 @@ public class RunnelAutoConfiguration {
             List<String> workers = WorkerBeans.find(beans).values().stream()
                     .map(w -> w.argsType().getName()).toList();
             return new RunnelInfoContributor(runnel, properties, workers);
+        }
+    }
+
+    /**
+     * Runnel's meters on the application's registry: a {@link JobListener} and a
+     * {@link RuntimeListener} bean, which the client registers as both.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({RunnelMetrics.class, MeterRegistry.class})
+    @ConditionalOnBean(MeterRegistry.class)
+    @ConditionalOnBooleanProperty(name = "runnel.metrics.enabled", matchIfMissing = true)
+    static class MetricsConfiguration {
+        @Bean
+        @ConditionalOnMissingBean
+        RunnelMetrics runnelMetrics(MeterRegistry registry) {
+            return new RunnelMetrics(registry);
+        }
+    }
+
+    /**
+     * Runnel's spans with the application's OpenTelemetry: an {@link InsertMiddleware} and a
+     * {@link WorkMiddleware} bean, which the client registers as both, outermost, so that the
+     * application's own middleware runs inside the spans and sees them current.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({RunnelTracing.class, OpenTelemetry.class})
+    @ConditionalOnBean(OpenTelemetry.class)
+    @ConditionalOnBooleanProperty(name = "runnel.tracing.enabled", matchIfMissing = true)
+    static class TracingConfiguration {
+        @Bean
+        @ConditionalOnMissingBean
+        @Order(Ordered.HIGHEST_PRECEDENCE)
+        RunnelTracing runnelTracing(OpenTelemetry openTelemetry) {
+            return RunnelTracing.create(openTelemetry);
         }
     }
 }

@@ -75,6 +75,10 @@ public class RunnelProperties {
     private Retention retention = new Retention();
     /** What the Actuator health indicator checks. */
     private Health health = new Health();
+    /** Micrometer meters, with runnel-micrometer and a MeterRegistry bean. */
+    private Metrics metrics = new Metrics();
+    /** OpenTelemetry spans, with runnel-otel and an OpenTelemetry bean. */
+    private Tracing tracing = new Tracing();
 
     public boolean isEnabled() {
         return enabled;
@@ -226,6 +230,22 @@ public class RunnelProperties {
 
     public void setHealth(Health health) {
         this.health = health;
+    }
+
+    public Metrics getMetrics() {
+        return metrics;
+    }
+
+    public void setMetrics(Metrics metrics) {
+        this.metrics = metrics;
+    }
+
+    public Tracing getTracing() {
+        return tracing;
+    }
+
+    public void setTracing(Tracing tracing) {
+        this.tracing = tracing;
     }
 
     /** A queue this application works. */
@@ -481,6 +501,40 @@ public class RunnelProperties {
 
         public void setStuckAfter(Duration stuckAfter) {
             this.stuckAfter = stuckAfter;
+        }
+    }
+
+    /** Runnel's Micrometer meters ({@code dev.runnel.micrometer.RunnelMetrics}). */
+    public static class Metrics {
+        /**
+         * Whether the client records runnel.* meters on the application's MeterRegistry, when
+         * runnel-micrometer is on the class path and there is a MeterRegistry bean.
+         */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+    }
+
+    /** Runnel's OpenTelemetry spans ({@code dev.runnel.otel.RunnelTracing}). */
+    public static class Tracing {
+        /**
+         * Whether the client makes a span for each insert and each attempt, when runnel-otel is
+         * on the class path and there is an OpenTelemetry bean.
+         */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
         }
     }
 }

@@ -120,6 +120,10 @@ class RunnelAutoConfigurationTest {
             assertThat(ctx).hasFailed();
             assertThat(ctx.getStartupFailure()).rootCause().hasMessageContaining("runnel.queues.default.max-wrokers");
         });
+        runner().withPropertyValues("runnel.tracing.enable=false").run(ctx -> {
+            assertThat(ctx).hasFailed();
+            assertThat(ctx.getStartupFailure()).rootCause().hasMessageContaining("runnel.tracing.enable");
+        });
     }
 
     @Test
@@ -204,7 +208,8 @@ class RunnelAutoConfigurationTest {
         String metadata = new String(getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")
                 .readAllBytes());
         assertThat(metadata).contains("\"runnel.database-url\"", "\"runnel.queues\"", "\"runnel.stop-timeout\"",
-                "\"runnel.health.stuck-after\"", "dev.runnel.spring.RunnelProperties$Queue");
+                "\"runnel.health.stuck-after\"", "dev.runnel.spring.RunnelProperties$Queue",
+                "\"runnel.metrics.enabled\"", "\"runnel.tracing.enabled\"");
     }
 
     @Configuration(proxyBeanMethods = false)
