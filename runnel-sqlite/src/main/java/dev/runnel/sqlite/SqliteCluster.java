@@ -30,7 +30,7 @@ final class SqliteCluster {
             "ClientListDead", "ClientMarkRescued", "ClientDeleteExpired", "LeaderAttemptElect", "LeaderResign",
             "LeaderGet", "QueueRegister", "QueueList", "QueuePause", "QueueResume", "QueueSetGlobalLimit",
             "QueueMarkRunningLimited", "QueueSetRateLimit", "QueueSetKeyLimit",
-            "QueueKeyWaiting", "QueueKeyStragglers");
+            "QueueKeyWaiting", "QueueKeyStragglers", "KeyTriggerCreate", "KeyTriggerDrop", "KeyLimitAny");
 
     private final SqliteConnections connections;
     private final SqlFile sql;
@@ -218,9 +218,18 @@ final class SqliteCluster {
                 found = rs.next();
             }
             if (found && limit.isPresent()) {
+                s.exec(sql.get("KeyTriggerCreate"));
                 PreparedStatement waiting = s.prepare(sql.get("QueueKeyWaiting"));
                 waiting.setString(1, queue);
                 waiting.executeUpdate();
+            } else if (found) {
+                boolean any;
+                try (ResultSet rs = s.prepare(sql.get("KeyLimitAny")).executeQuery()) {
+                    any = rs.next() && rs.getBoolean(1);
+                }
+                if (!any) {
+                    s.exec(sql.get("KeyTriggerDrop"));
+                }
             }
             return found;
         });

@@ -121,3 +121,23 @@ SET limit_key = coalesce((SELECT CASE q.key_source WHEN 'args' THEN json_extract
                           FROM runnel_queue q WHERE q.name = runnel_job.queue), '')
 WHERE limit_key IS NULL AND state IN ('available', 'scheduled', 'retryable')
   AND queue IN (SELECT name FROM runnel_queue WHERE key_limit IS NOT NULL AND key_set_at > ?1);
+
+-- name: KeyTriggerCreate
+-- Stores each inserted job's key when its queue has a per-key limit. Created when a per-key limit
+-- is set, dropped when the last one is lifted (KeyTriggerDrop): a row trigger costs every insert a
+-- lookup of its queue, which only queues with a per-key limit should pay.
+CREATE TRIGGER IF NOT EXISTS runnel_job_key_inserted AFTER INSERT ON runnel_job
+WHEN (SELECT key_limit FROM runnel_queue WHERE name = NEW.queue) IS NOT NULL
+BEGIN
+    UPDATE runnel_job
+    SET limit_key = coalesce((SELECT CASE q.key_source WHEN 'args' THEN json_extract(NEW.args, '$.' || q.key_field)
+                                                      ELSE json_extract(NEW.metadata, '$.' || q.key_field) END
+                              FROM runnel_queue q WHERE q.name = NEW.queue), '')
+    WHERE id = NEW.id;
+END;
+
+-- name: KeyTriggerDrop
+DROP TRIGGER IF EXISTS runnel_job_key_inserted;
+
+-- name: KeyLimitAny
+SELECT EXISTS (SELECT 1 FROM runnel_queue WHERE key_limit IS NOT NULL);

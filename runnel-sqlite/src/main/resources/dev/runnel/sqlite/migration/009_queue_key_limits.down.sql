@@ -1,5 +1,5 @@
 DROP INDEX runnel_job_fetch_keyed;
-DROP TRIGGER runnel_job_key_inserted;
+DROP TRIGGER IF EXISTS runnel_job_key_inserted;
 DROP TABLE runnel_key_rate;
 ALTER TABLE runnel_queue DROP COLUMN key_rate_period_us;
 ALTER TABLE runnel_queue DROP COLUMN key_rate_limit;
