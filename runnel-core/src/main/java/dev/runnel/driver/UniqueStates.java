@@ -21,11 +21,6 @@ public final class UniqueStates {
         return mask;
     }
 
-    /** Whether {@code mask} holds {@code state}. */
-    public static boolean holds(int mask, JobState state) {
-        return (mask & (1 << (7 - position(state)))) != 0;
-    }
-
     private static int position(JobState state) {
         return switch (state) {
             case SCHEDULED -> 1;

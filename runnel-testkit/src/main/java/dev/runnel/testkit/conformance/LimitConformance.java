@@ -138,11 +138,14 @@ public abstract class LimitConformance extends DriverConformance {
         assertThat(done.get()).as("nothing runs while the dead client's jobs hold the limit").isZero();
         cut.kill();
         // Its heartbeat and lease run out by the cluster's clock; the survivor leads, rescues its two
-        // jobs, and, the limit free again, works all four.
+        // jobs, and, the limit free again, works all four. The clock runs at twice real time, no
+        // faster: the survivor renews its own heartbeat every 100 ms and its lease every third of a
+        // second, and a faster clock would let those run out between renewals too (fencing out the
+        // very rescue the test waits for).
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (done.get() < 4 && System.nanoTime() < deadline) {
-            clock.advance(Duration.ofMillis(500));
-            Thread.sleep(50);
+            clock.advance(Duration.ofMillis(200));
+            Thread.sleep(100);
         }
         assertThat(done.get()).isEqualTo(4);
         assertThat(highest.get()).isBetween(1, 2);
