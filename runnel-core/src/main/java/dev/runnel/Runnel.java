@@ -1,29 +1,14 @@
 package dev.runnel;
 
-import static dev.runnel.internal.Settings.atLeastOne;
-import static dev.runnel.internal.Settings.between;
-import static dev.runnel.internal.Settings.notNegative;
-import static dev.runnel.internal.Settings.positive;
-import static dev.runnel.internal.Settings.require;
 
 import dev.runnel.driver.Driver;
 import dev.runnel.internal.ClientConfig;
 import dev.runnel.internal.ClientRuntime;
-import dev.runnel.internal.Hooks;
 import dev.runnel.internal.Inserter;
-import dev.runnel.internal.Kinds;
-import dev.runnel.internal.Settings;
-import dev.runnel.internal.WorkUnit;
 import java.sql.Connection;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 
 /**
  * A Runnel client: inserts jobs and, once started, works the queues it was built with.

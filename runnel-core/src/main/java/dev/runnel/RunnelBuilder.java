@@ -10,13 +10,10 @@ import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobJson;
 import dev.runnel.internal.ArgsCodec;
 import dev.runnel.internal.ClientConfig;
-import dev.runnel.internal.ClientRuntime;
 import dev.runnel.internal.Hooks;
-import dev.runnel.internal.Inserter;
 import dev.runnel.internal.Kinds;
 import dev.runnel.internal.Settings;
 import dev.runnel.internal.WorkUnit;
-import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +21,6 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Configures a {@link Runnel} client. Each setter validates its value at once; {@link #build()}

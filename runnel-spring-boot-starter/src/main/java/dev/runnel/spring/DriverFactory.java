@@ -66,7 +66,7 @@ final class DriverFactory {
 
     private static final class Postgres {
         static Driver open(DataSource ds, String schema) {
-            dev.runnel.postgres.PostgresDriver.Builder builder = dev.runnel.postgres.PostgresDriver.builder()
+            dev.runnel.postgres.PostgresDriverBuilder builder = dev.runnel.postgres.PostgresDriver.builder()
                     .dataSource(ds);
             if (schema != null) {
                 builder.schema(schema);
