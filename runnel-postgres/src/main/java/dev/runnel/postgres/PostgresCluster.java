@@ -27,7 +27,7 @@ final class PostgresCluster {
     private static final Set<String> STATEMENTS = Set.of("ClientHeartbeat", "ClientStop", "ClientList",
             "ClientListDead", "ClientMarkRescued", "ClientDeleteExpired", "LeaderAttemptElect", "LeaderResign",
             "LeaderGet", "QueueRegister", "QueueList", "QueuePause", "QueueResume", "QueueSetGlobalLimit", "QueueSetRateLimit", "QueueSetKeyLimit",
-            "QueueKeyWaiting", "QueueKeyStragglers");
+            "QueueKeyWaiting", "QueueKeyStragglers", "QueueKeyRecent");
 
     private final PostgresSchema schema;
     private final PostgresConnections connections;
@@ -235,6 +235,14 @@ final class PostgresCluster {
 
     int keyStragglers(Instant since) {
         return connections.run("giving late jobs their keys", c -> {
+            try (PreparedStatement recent = c.prepareStatement(sql.get("QueueKeyRecent"))) {
+                recent.setObject(1, PostgresJobs.timestamp(since));
+                try (ResultSet rs = recent.executeQuery()) {
+                    if (!rs.next() || !rs.getBoolean(1)) {
+                        return 0;
+                    }
+                }
+            }
             try (PreparedStatement ps = c.prepareStatement(sql.get("QueueKeyStragglers"))) {
                 ps.setObject(1, PostgresJobs.timestamp(since));
                 return ps.executeUpdate();

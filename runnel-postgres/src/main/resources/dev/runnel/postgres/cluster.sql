@@ -135,3 +135,8 @@ SET limit_key = coalesce(CASE q.key_source WHEN 'args' THEN j.args ->> q.key_fie
 FROM {schema}.runnel_queue q
 WHERE q.key_limit IS NOT NULL AND q.key_set_at > ? AND j.queue = q.name AND j.limit_key IS NULL
   AND j.state IN ('available', 'scheduled', 'retryable');
+
+-- name: QueueKeyRecent
+-- Whether any queue's per-key limit was set since ?1: QueueKeyStragglers scans waiting jobs, so it
+-- runs only then, not once a minute for every cluster.
+SELECT EXISTS (SELECT 1 FROM {schema}.runnel_queue WHERE key_limit IS NOT NULL AND key_set_at > ?);

@@ -30,7 +30,8 @@ final class SqliteCluster {
             "ClientListDead", "ClientMarkRescued", "ClientDeleteExpired", "LeaderAttemptElect", "LeaderResign",
             "LeaderGet", "QueueRegister", "QueueList", "QueuePause", "QueueResume", "QueueSetGlobalLimit",
             "QueueMarkRunningLimited", "QueueSetRateLimit", "QueueSetKeyLimit",
-            "QueueKeyWaiting", "QueueKeyStragglers", "KeyTriggerCreate", "KeyTriggerDrop", "KeyLimitAny");
+            "QueueKeyWaiting", "QueueKeyStragglers", "KeyTriggerCreate", "KeyTriggerDrop", "KeyLimitAny",
+            "QueueKeyRecent");
 
     private final SqliteConnections connections;
     private final SqlFile sql;
@@ -236,6 +237,16 @@ final class SqliteCluster {
     }
 
     int keyStragglers(Instant since) {
+        boolean recent = connections.read(s -> {
+            PreparedStatement ps = s.prepare(sql.get("QueueKeyRecent"));
+            ps.setLong(1, Times.toMicros(since));
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        });
+        if (!recent) {
+            return 0;
+        }
         return connections.write(s -> {
             PreparedStatement ps = s.prepare(sql.get("QueueKeyStragglers"));
             ps.setLong(1, Times.toMicros(since));

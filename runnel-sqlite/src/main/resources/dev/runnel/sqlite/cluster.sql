@@ -141,3 +141,8 @@ DROP TRIGGER IF EXISTS runnel_job_key_inserted;
 
 -- name: KeyLimitAny
 SELECT EXISTS (SELECT 1 FROM runnel_queue WHERE key_limit IS NOT NULL);
+
+-- name: QueueKeyRecent
+-- Whether any queue's per-key limit was set since ?1: QueueKeyStragglers scans the whole job table
+-- (no index serves it), so it runs only then, not once a minute for every database.
+SELECT EXISTS (SELECT 1 FROM runnel_queue WHERE key_limit IS NOT NULL AND key_set_at > ?1);

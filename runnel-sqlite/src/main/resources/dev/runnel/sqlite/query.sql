@@ -34,7 +34,8 @@ ORDER BY id
 LIMIT ?10;
 
 -- name: JobListDescending
--- JobListAscending walking the other way.
+-- JobListAscending walking the other way: a second statement rather than a bound direction, as
+-- ORDER BY id DESC walks the rowid backwards where an expression would sort.
 SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
        created_at, scheduled_at, finalized_at, errors, metadata, tags
 FROM runnel_job AS j
