@@ -1,0 +1,13 @@
+package dev.runnel.cli;
+
+import picocli.CommandLine.Command;
+
+/**
+ * {@code runnel scenario NAME}: the seeds' scenarios, each a measurement that ends with one JSON line
+ * of its figures under {@code --json}. Each scenario is its own subcommand class.
+ */
+@Command(name = "scenario", mixinStandardHelpOptions = true,
+        description = "Run one of the seeds' scenarios and print its figures.",
+        subcommands = {})
+final class ScenarioCommand {
+}
