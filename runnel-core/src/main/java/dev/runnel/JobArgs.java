@@ -1,5 +1,7 @@
 package dev.runnel;
 
+import dev.runnel.internal.Kinds;
+
 /**
  * The arguments of a job: a Java type (a record is the natural form) with a stable kind name.
  * Args are stored as JSON with Jackson; decoding ignores unknown fields, so a deployment may add
@@ -9,14 +11,23 @@ package dev.runnel;
  * record SendReceipt(long orderId, String email) implements JobArgs {
  *     public String kind() { return "send_receipt"; }
  * }
+ *
+ * @Kind("refund")                  // the same, read without building an instance
+ * record Refund(long orderId) implements JobArgs {}
  * }</pre>
  */
 public interface JobArgs {
     /**
      * The kind name under which jobs of this type are stored and workers are registered. It must
-     * stay stable across deployments: renaming it orphans jobs already queued.
+     * stay stable across deployments: renaming it orphans jobs already queued. By default, the
+     * type's {@link Kind} annotation.
+     *
+     * @throws IllegalStateException if the type neither overrides this nor carries {@link Kind}
      */
-    String kind();
+    default String kind() {
+        return Kinds.annotated(getClass()).orElseThrow(() -> new IllegalStateException(getClass().getName()
+                + " names no kind: annotate it with @Kind(\"...\") or override kind()"));
+    }
 
     /**
      * Defaults for every job of this kind; options given at insert time override them, and these

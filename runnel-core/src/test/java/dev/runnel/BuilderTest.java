@@ -49,4 +49,53 @@ class BuilderTest {
     void kindIsReadFromARecordWithoutAnInstance() {
         assertThat(dev.runnel.internal.Kinds.kindOf(Ping.class)).isEqualTo("ping");
     }
+
+    /** Refuses a sample built with nulls, as records that validate their fields do. */
+    @Kind("charge")
+    record Charge(String account, long cents) implements JobArgs {
+        Charge {
+            if (account == null || account.isBlank()) {
+                throw new IllegalArgumentException("account is required");
+            }
+        }
+    }
+
+    record Strict(String account) implements JobArgs {
+        Strict {
+            if (account == null) {
+                throw new IllegalArgumentException("account is required");
+            }
+        }
+
+        @Override
+        public String kind() {
+            return "strict";
+        }
+    }
+
+    record Nameless(String account) implements JobArgs {}
+
+    @Test
+    void kindIsReadFromTheAnnotationOfARecordThatValidatesItsFields() {
+        assertThat(dev.runnel.internal.Kinds.kindOf(Charge.class)).isEqualTo("charge");
+        assertThat(new Charge("acme", 100).kind()).isEqualTo("charge");
+        Runnel.builder().worker(Charge.class, job -> {});
+    }
+
+    @Test
+    void aValidatingRecordWithoutTheAnnotationIsRefusedWithTheWayOut() {
+        assertThatThrownBy(() -> Runnel.builder().worker(Strict.class, job -> {}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(Strict.class.getName())
+                .hasMessageContaining("account is required")
+                .hasMessageContaining("@Kind")
+                .hasMessageContaining("worker(kind, type, worker)");
+        Runnel.builder().worker("strict", Strict.class, job -> {});
+    }
+
+    @Test
+    void aTypeThatNamesNoKindSaysHow() {
+        assertThatThrownBy(() -> new Nameless("a").kind()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("@Kind");
+    }
 }

@@ -1,19 +1,44 @@
 package dev.runnel.internal;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.runnel.JobArgs;
+import dev.runnel.Kind;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InaccessibleObjectException;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
+import java.util.Optional;
 
 /**
- * Finds the kind name of an args type without an instance at hand: a record is built with every
- * component at its zero value and asked for {@link JobArgs#kind()}; other types need a no-argument
- * constructor.
+ * Finds the kind name of an args type without an instance at hand: its {@link Kind} annotation, or
+ * else a sample built with every record component at its zero value (other types need a
+ * no-argument constructor) and asked for {@link JobArgs#kind()}.
  */
 public final class Kinds {
+    /** Looked up once per class: {@link JobArgs#kind()} reads it on every insert of an annotated type. */
+    private static final ClassValue<Optional<String>> ANNOTATED = new ClassValue<>() {
+        @Override
+        protected Optional<String> computeValue(Class<?> type) {
+            return Optional.ofNullable(type.getAnnotation(Kind.class)).map(Kind::value);
+        }
+    };
+
     private Kinds() {}
 
+    /** The kind named by the type's {@link Kind} annotation, if it has one. */
+    public static Optional<String> annotated(Class<?> type) {
+        return ANNOTATED.get(type);
+    }
+
     public static String kindOf(Class<? extends JobArgs> type) {
+        Optional<String> annotated = annotated(type);
+        if (annotated.isPresent()) {
+            // Nothing here needs reflection then, but Jackson will at the first insert: say so now.
+            if (!type.getModule().isOpen(type.getPackageName(), ObjectMapper.class.getModule())) {
+                throw notOpened(type, null);
+            }
+            return annotated.get();
+        }
         try {
             JobArgs sample;
             if (type.isRecord()) {
@@ -34,18 +59,26 @@ public final class Kinds {
             }
             return sample.kind();
         } catch (InaccessibleObjectException e) {
-            // On the module path an application's package is closed to reflection unless opened: the
-            // fix is in the application's module-info, and the same package must be open to Jackson.
-            String pkg = type.getPackageName();
-            throw new IllegalArgumentException("Runnel cannot reach " + type.getName() + ": module "
-                    + type.getModule().getName() + " does not open package " + pkg + " to dev.runnel.core. Add"
-                    + " `opens " + pkg + " to dev.runnel.core, com.fasterxml.jackson.databind;` to its"
-                    + " module-info.java: Runnel builds a sample of each args type to read its kind, and Jackson"
-                    + " writes and reads the args", e);
+            throw notOpened(type, e);
         } catch (ReflectiveOperationException | RuntimeException e) {
+            Throwable cause = e instanceof InvocationTargetException ite && ite.getCause() != null ? ite.getCause() : e;
             throw new IllegalArgumentException("cannot tell the kind of " + type.getName()
-                    + " without an instance; register it with worker(kind, type, worker)", e);
+                    + ": building a sample with null and zero fields to call kind() failed (" + cause
+                    + "); annotate the type with @Kind(\"...\"), or register it with worker(kind, type, worker)", e);
         }
+    }
+
+    /**
+     * On the module path an application's package is closed to reflection unless opened: the fix is
+     * in the application's module-info, and the same package must be open to Jackson.
+     */
+    private static IllegalArgumentException notOpened(Class<?> type, RuntimeException cause) {
+        String pkg = type.getPackageName();
+        return new IllegalArgumentException("Runnel cannot reach " + type.getName() + ": module "
+                + type.getModule().getName() + " does not open package " + pkg + " to dev.runnel.core. Add"
+                + " `opens " + pkg + " to dev.runnel.core, com.fasterxml.jackson.databind;` to its"
+                + " module-info.java: Runnel builds a sample of an args type without @Kind to read its kind,"
+                + " and Jackson writes and reads the args", cause);
     }
 
     private static Object zero(Class<?> type) {
