@@ -104,6 +104,14 @@ public final class Job<T extends JobArgs> {
         return m;
     }
 
+    /**
+     * How many times this job was snoozed before this attempt ({@link JobSnooze} does not use up an
+     * attempt, so {@link #attempt()} does not count them).
+     */
+    public int snoozes() {
+        return row.snoozes();
+    }
+
     /** The errors of earlier attempts. */
     public List<JobError> errors() {
         return row.errors();

@@ -40,12 +40,23 @@ public record JobRow(
      * compact JSON, if it recorded one: the {@code output} key of its metadata.
      */
     public Optional<String> output() {
-        if (!metadata.contains("\"" + JobJson.OUTPUT_KEY + "\"")) {
+        return metadataValue(JobJson.OUTPUT_KEY).map(JsonNode::toString);
+    }
+
+    /**
+     * How many times the job was snoozed ({@link JobSnooze}): snoozes do not use up attempts, so a
+     * worker that snoozes while waiting on something can bound its waiting with this count.
+     */
+    public int snoozes() {
+        return metadataValue(JobJson.SNOOZES_KEY).map(JsonNode::asInt).orElse(0);
+    }
+
+    private Optional<JsonNode> metadataValue(String key) {
+        if (!metadata.contains("\"" + key + "\"")) {
             return Optional.empty();
         }
         try {
-            JsonNode node = JobJson.READER.readTree(metadata).get(JobJson.OUTPUT_KEY);
-            return node == null ? Optional.empty() : Optional.of(node.toString());
+            return Optional.ofNullable(JobJson.READER.readTree(metadata).get(key));
         } catch (JsonProcessingException e) {
             throw new RunnelException("the metadata of job " + id + " is not JSON: " + e.getOriginalMessage(), e);
         }

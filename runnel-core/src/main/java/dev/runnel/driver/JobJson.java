@@ -28,6 +28,8 @@ import java.util.List;
 public final class JobJson {
     /** The key of a job's metadata that holds the output of the attempt that completed it. */
     public static final String OUTPUT_KEY = "output";
+    /** The metadata key under which a job's snoozes are counted (the outcome statements write it). */
+    public static final String SNOOZES_KEY = "snoozes";
 
     /**
      * Never handed out: a mapper is mutable, and a change made to a shared one by any code would

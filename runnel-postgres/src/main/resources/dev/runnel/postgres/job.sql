@@ -319,7 +319,9 @@ RETURNING j.id;
 -- belongs to (as JobCompleteMany): completions with output too, which JobCompleteMany, kept as
 -- simple as it can be for the happy path, does not write. A null scheduled_at leaves the job's as
 -- it is; a null error appends nothing; a null output leaves the metadata alone, else it goes under
--- its key "output". A job whose cancel was requested while it ran ends cancelled, at the request's
+-- its key "output". A snooze (the one outcome that gives its attempt back and waits to run again:
+-- an interrupted attempt, which also gives it back, is retryable) counts itself under "snoozes",
+-- which Job.snoozes() reads. A job whose cancel was requested while it ran ends cancelled, at the request's
 -- time, whatever else its attempt ended in short of completing: the request may have reached its
 -- client only after the worker had failed. The ids written come back.
 -- ?1 ids, ?2 attempts, ?3 attempted_at us, ?4 client ids, ?5 states, ?6 scheduled_at us,
@@ -333,8 +335,10 @@ SET state = CASE WHEN j.cancel_requested_at IS NOT NULL AND batch.state IN ('ava
                         ELSE timestamptz 'epoch' + batch.finalized_at * interval '1 microsecond' END,
     attempt = j.attempt + batch.attempt_delta,
     errors = CASE WHEN batch.error IS NULL THEN j.errors ELSE array_append(j.errors, batch.error::jsonb) END,
-    metadata = CASE WHEN batch.output IS NULL THEN j.metadata
-                    ELSE jsonb_set(j.metadata, '{output}', batch.output::jsonb) END
+    metadata = CASE WHEN batch.output IS NOT NULL THEN jsonb_set(j.metadata, '{output}', batch.output::jsonb)
+                    WHEN batch.attempt_delta < 0 AND batch.state IN ('available', 'scheduled')
+                    THEN jsonb_set(j.metadata, '{snoozes}', to_jsonb(coalesce((j.metadata ->> 'snoozes')::integer, 0) + 1))
+                    ELSE j.metadata END
 FROM unnest(?::bigint[], ?::integer[], ?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[],
             ?::integer[], ?::text[])
      AS batch(id, attempt, attempted_at, client_id, state, scheduled_at, finalized_at, error, attempt_delta, output)

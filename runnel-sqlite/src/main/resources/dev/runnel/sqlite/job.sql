@@ -211,7 +211,8 @@ RETURNING runnel_job.id;
 -- name: JobSetState
 -- Any other outcome of a job still running in the attempt ?7 started at ?8 by client ?9, a
 -- completion with output too. ?3 scheduled_at, ?6 error and ?10 output may be null (left as they
--- are); an output goes under the metadata's key "output". A job whose cancel was requested while
+-- are); an output goes under the metadata's key "output"; a snooze counts itself under "snoozes"
+-- (see the Postgres statement). A job whose cancel was requested while
 -- it ran ends cancelled, at the request's time (see the Postgres statement).
 UPDATE runnel_job
 SET state = CASE WHEN cancel_requested_at IS NOT NULL AND ?2 IN ('available', 'scheduled', 'retryable')
@@ -221,7 +222,10 @@ SET state = CASE WHEN cancel_requested_at IS NOT NULL AND ?2 IN ('available', 's
                         THEN cancel_requested_at ELSE ?4 END,
     attempt = attempt + ?5,
     errors = CASE WHEN ?6 IS NULL THEN errors ELSE json_insert(coalesce(errors, '[]'), '$[#]', json(?6)) END,
-    metadata = CASE WHEN ?10 IS NULL THEN metadata ELSE json_set(metadata, '$.output', json(?10)) END
+    metadata = CASE WHEN ?10 IS NOT NULL THEN json_set(metadata, '$.output', json(?10))
+                    WHEN ?5 < 0 AND ?2 IN ('available', 'scheduled')
+                    THEN json_set(metadata, '$.snoozes', coalesce(metadata ->> '$.snoozes', 0) + 1)
+                    ELSE metadata END
 WHERE id = ?1 AND state = 'running' AND attempt = ?7 AND attempted_at = ?8 AND attempted_by ->> '$[#-1]' = ?9;
 
 -- name: JobReinsert

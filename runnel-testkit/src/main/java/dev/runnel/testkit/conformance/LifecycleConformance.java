@@ -18,6 +18,7 @@ import dev.runnel.testkit.EventRecorder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -138,10 +139,30 @@ public abstract class LifecycleConformance extends DriverConformance {
         assertThat(snoozed.state()).isEqualTo(JobState.SCHEDULED);
         assertThat(snoozed.scheduledAt()).isEqualTo(T0.plus(Duration.ofMinutes(5)));
         assertThat(snoozed.attempt()).isZero();
+        assertThat(snoozed.snoozes()).isEqualTo(1);
         assertThat(snoozed.errors()).isEmpty();
         clock.advance(Duration.ofMinutes(5));
         assertThat(events.await(id, 2).type()).isEqualTo(JobEvent.Type.COMPLETED);
         assertThat(job(runnel, id).attempt()).isEqualTo(1);
+        assertThat(job(runnel, id).snoozes()).isEqualTo(1);
+    }
+
+    @Test
+    void aWorkerSeesHowOftenItsJobWasSnoozed() {
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Runnel runnel = started(client().queue("default", 10).schedulerInterval(Duration.ofHours(1)).listener(events)
+                .worker(TestArgs.class, job -> {
+                    seen.add(job.snoozes());
+                    if (job.snoozes() < 3) {
+                        throw new JobSnooze(Duration.ZERO);
+                    }
+                }));
+        long id = runnel.insert(new TestArgs("poll", 1)).id();
+        assertThat(events.await(id, 4).type()).isEqualTo(JobEvent.Type.COMPLETED);
+        assertThat(seen).containsExactly(0, 1, 2, 3);
+        JobRow row = job(runnel, id);
+        assertThat(row.snoozes()).isEqualTo(3);
+        assertThat(row.attempt()).as("snoozes use no attempts").isEqualTo(1);
     }
 
     @Test
