@@ -4,6 +4,7 @@ import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
+import dev.runnel.driver.CreationIds;
 import dev.runnel.driver.JobCountParams;
 import dev.runnel.driver.JobListScan;
 import dev.runnel.driver.SqlFile;
@@ -28,7 +29,7 @@ import org.postgresql.PGStatement;
  * dashboard and bulk changes by query read. None of it is on the hot path.
  */
 final class PostgresQueries {
-    private static final Set<String> STATEMENTS = Set.of("JobListAscending", "JobListDescending", "JobCountExact",
+    private static final Set<String> STATEMENTS = Set.of("JobListAscending", "JobListDescending", "JobFirstAtOrAfter", "JobCountExact",
             "JobCountNotCompleted", "JobTablePages", "JobCountCompletedSampled");
     /**
      * How many of the job table's pages a fast count reads to estimate its completed jobs: {@value}
@@ -51,11 +52,18 @@ final class PostgresQueries {
     }
 
     List<JobRow> list(JobQuery query) {
-        JobListScan scan = JobListScan.of(query);
-        if (scan.empty()) {
+        JobListScan whole = JobListScan.of(query);
+        if (whole.empty()) {
             return List.of();
         }
         return connections.run("listing jobs", c -> {
+            JobListScan scan;
+            try (PreparedStatement probe = c.prepareStatement(sql.get("JobFirstAtOrAfter"))) {
+                scan = CreationIds.narrow(whole, query, id -> firstAtOrAfter(probe, id));
+            }
+            if (scan.empty()) {
+                return List.<JobRow>of();
+            }
             try (PreparedStatement ps = c.prepareStatement(sql.get(scan.descending() ? "JobListDescending"
                     : "JobListAscending"))) {
                 planEachExecution(ps);
@@ -83,6 +91,14 @@ final class PostgresQueries {
                 return scan.inQueryOrder(rows);
             }
         });
+    }
+
+    private static Optional<CreationIds.Probe> firstAtOrAfter(PreparedStatement probe, long id) throws SQLException {
+        probe.setLong(1, id);
+        try (ResultSet rs = probe.executeQuery()) {
+            return rs.next() ? Optional.of(new CreationIds.Probe(rs.getLong(1), PostgresRows.instant(rs, 2)))
+                    : Optional.empty();
+        }
     }
 
     List<JobCount> count(JobCountParams params) {

@@ -51,6 +51,11 @@ WHERE id BETWEEN ? AND ?
 ORDER BY id DESC
 LIMIT ?;
 
+-- name: JobFirstAtOrAfter
+-- The job with the lowest id at or after ?, through the primary key: how CreationIds bisects the
+-- ids for a listing's creation-time window.
+SELECT id, created_at FROM {schema}.runnel_job WHERE id >= ? ORDER BY id LIMIT 1;
+
 -- name: JobCountExact
 -- Every job counted: a scan of the whole table. For audits and small tables.
 SELECT queue, state, count(*) FROM {schema}.runnel_job GROUP BY queue, state ORDER BY queue, state;

@@ -4,6 +4,7 @@ import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
+import dev.runnel.driver.CreationIds;
 import dev.runnel.driver.JobCountParams;
 import dev.runnel.driver.JobJson;
 import dev.runnel.driver.JobListScan;
@@ -22,7 +23,8 @@ import java.util.Set;
 
 /** The listings and counts of {@link SqliteDriver}, from {@code query.sql}, on the reader connections. */
 final class SqliteQueries {
-    private static final Set<String> STATEMENTS = Set.of("JobListAscending", "JobListDescending", "JobCountByState");
+    private static final Set<String> STATEMENTS = Set.of("JobListAscending", "JobListDescending", "JobFirstAtOrAfter",
+            "JobCountByState");
 
     private final SqliteConnections connections;
     private final SqlFile sql;
@@ -33,11 +35,22 @@ final class SqliteQueries {
     }
 
     List<JobRow> list(JobQuery query) {
-        JobListScan scan = JobListScan.of(query);
-        if (scan.empty()) {
+        JobListScan whole = JobListScan.of(query);
+        if (whole.empty()) {
             return List.of();
         }
         return connections.read(s -> {
+            PreparedStatement probe = s.prepare(sql.get("JobFirstAtOrAfter"));
+            JobListScan scan = CreationIds.narrow(whole, query, id -> {
+                probe.setLong(1, id);
+                try (ResultSet rs = probe.executeQuery()) {
+                    return rs.next() ? Optional.of(new CreationIds.Probe(rs.getLong(1), Times.fromMicros(rs.getLong(2))))
+                            : Optional.empty();
+                }
+            });
+            if (scan.empty()) {
+                return List.<JobRow>of();
+            }
             PreparedStatement list = s.prepare(sql.get(scan.descending() ? "JobListDescending" : "JobListAscending"));
             list.setLong(1, scan.fromId());
             list.setLong(2, scan.toId());

@@ -33,6 +33,11 @@ WHERE id BETWEEN ?1 AND ?2
 ORDER BY id
 LIMIT ?10;
 
+-- name: JobFirstAtOrAfter
+-- The job with the lowest id at or after ?1, through the rowid: how CreationIds bisects the ids
+-- for a listing's creation-time window.
+SELECT id, created_at FROM runnel_job WHERE id >= ?1 ORDER BY id LIMIT 1;
+
 -- name: JobListDescending
 -- JobListAscending walking the other way: a second statement rather than a bound direction, as
 -- ORDER BY id DESC walks the rowid backwards where an expression would sort.
