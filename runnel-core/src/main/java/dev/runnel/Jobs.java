@@ -5,8 +5,11 @@ import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.JobCountParams;
 import dev.runnel.internal.CancelWatcher;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Reading and operating on jobs, from any client (one that only inserts, too): list them a page
@@ -33,6 +36,31 @@ public final class Jobs {
     /** The job with this id, if it exists. */
     public Optional<JobRow> get(long id) {
         return driver.jobGet(id);
+    }
+
+    /**
+     * Waits until job {@code id} is final (completed, cancelled or discarded) and returns it as it
+     * ended; empty if it no longer exists (succeeded in an at-most-once queue, which leaves no row,
+     * or deleted). It reads the job every few milliseconds (backing off to 100 ms), from any
+     * client: meant for scripts, tests and examples, not for the hot path of an application.
+     *
+     * @throws TimeoutException if the job is not final within {@code timeout}
+     */
+    public Optional<JobRow> awaitFinal(long id, Duration timeout) throws InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long pauseMillis = 2;
+        while (true) {
+            Optional<JobRow> job = driver.jobGet(id);
+            if (job.isEmpty() || job.get().state().isFinal()) {
+                return job;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new TimeoutException("job " + id + " is still " + job.get().state().name().toLowerCase(Locale.ROOT)
+                        + " after " + timeout);
+            }
+            Thread.sleep(pauseMillis);
+            pauseMillis = Math.min(100, pauseMillis * 2);
+        }
     }
 
     /** A page of the jobs {@code query} matches, in its order. */

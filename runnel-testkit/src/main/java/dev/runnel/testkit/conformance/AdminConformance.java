@@ -48,6 +48,25 @@ public abstract class AdminConformance extends DriverConformance {
     }
 
     @Test
+    void awaitFinalReturnsAJobOnceItEndsAndWaitsNoLongerThanItWasTold() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        started(client().queue("default", 2).worker(TestArgs.class, job -> release.await()));
+        Runnel other = inserter();
+        long id = other.insert(new TestArgs("slow", 1)).id();
+        assertThatThrownBy(() -> other.jobs().awaitFinal(id, Duration.ofMillis(200)))
+                .isInstanceOf(java.util.concurrent.TimeoutException.class).hasMessageContaining("job " + id + " is still");
+        release.countDown();
+        JobRow done = other.jobs().awaitFinal(id, Duration.ofSeconds(10)).orElseThrow();
+        assertThat(done.state()).isEqualTo(JobState.COMPLETED);
+        // A final job is returned at once; a job that no longer exists, as empty.
+        long cancelled = other.insert(new TestArgs("gone", 2), InsertOptions.builder().queue("nobody").build()).id();
+        other.jobs().cancel(cancelled);
+        assertThat(other.jobs().awaitFinal(cancelled, Duration.ZERO).orElseThrow().state()).isEqualTo(JobState.CANCELLED);
+        other.jobs().delete(cancelled);
+        assertThat(other.jobs().awaitFinal(cancelled, Duration.ZERO)).isEmpty();
+    }
+
+    @Test
     void cancellingARunningJobFromAnotherClientInterruptsItAndItEndsCancelledThoughItThrows() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         AtomicBoolean sawCancel = new AtomicBoolean();
