@@ -3,7 +3,6 @@ package dev.runnel.sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runnel.ErrorHandler;
-import dev.runnel.InsertOptions;
 import dev.runnel.InsertRequest;
 import dev.runnel.InsertingJob;
 import dev.runnel.Job;
@@ -11,14 +10,11 @@ import dev.runnel.JobArgs;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
-import dev.runnel.Migrator;
 import dev.runnel.Runnel;
 import dev.runnel.Worker;
 import dev.runnel.testkit.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -27,42 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's examples, compiled and run; the test fails if the README's code drifts from them. */
+/** The README's hooks example, compiled and run (its first example is examples/plain-java's Shop.java); the test fails if the README's code drifts from them. */
 class ReadmeExampleTest {
-    static final List<String> SENT = new CopyOnWriteArrayList<>();
     static final List<String> OUTPUT = new CopyOnWriteArrayList<>();
-
-    // --- README example start ---
-    record SendReceipt(long orderId, String email) implements JobArgs {
-        @Override public String kind() { return "send_receipt"; }
-    }
-
-    static final class SendReceiptWorker implements Worker<SendReceipt> {
-        @Override public void work(Job<SendReceipt> job) {
-            SENT.add(job.args().email()); // send the mail here; throw to retry with backoff
-        }
-    }
-
-    static void example(Path file) throws Exception {
-        try (Runnel runnel = Runnel.builder()
-                .driver(SqliteDriver.open(file))
-                .autoMigrate(true)
-                .queue("default", 100)
-                .worker(SendReceipt.class, new SendReceiptWorker())
-                .build()) {
-            runnel.start();
-            runnel.insert(new SendReceipt(42, "a@example.com"), InsertOptions.builder().priority(2).build());
-
-            // Enqueue inside your own transaction: the job exists only if you commit.
-            try (Connection tx = DriverManager.getConnection("jdbc:sqlite:" + file)) {
-                tx.setAutoCommit(false);
-                runnel.insert(tx, new SendReceipt(43, "b@example.com"));
-                tx.commit();
-            }
-            Thread.sleep(2_000);
-        }
-    }
-    // --- README example end ---
 
     // --- README hooks example start ---
     static final ScopedValue<String> TENANT = ScopedValue.newInstance();
@@ -144,18 +107,6 @@ class ReadmeExampleTest {
         }
         assertThat(LOG).containsExactlyInAnyOrder("export for acme done", "export for acme failed: no report named");
         assertInReadme("// --- README hooks example start ---", "    // --- README hooks example end ---");
-    }
-
-    @Test
-    void exampleRunsAndMatchesTheReadme(@TempDir Path dir) throws Exception {
-        example(dir.resolve("jobs.db"));
-        assertThat(SENT).contains("a@example.com", "b@example.com");
-        try (SqliteDriver driver = SqliteDriver.open(dir.resolve("jobs.db"))) {
-            assertThat(new Migrator(driver).currentVersion()).isEqualTo(new Migrator(driver).latestVersion());
-            Await.until("both completed", Duration.ofSeconds(5), () ->
-                    driver.jobList(JobQuery.inStates(JobState.COMPLETED)).size() == 2);
-        }
-        assertInReadme("// --- README example start ---", "    // --- README example end ---");
     }
 
     /** Fails unless the README holds this file's code between the two markers, whitespace aside. */

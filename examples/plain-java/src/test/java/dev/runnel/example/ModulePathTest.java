@@ -38,8 +38,14 @@ class ModulePathTest {
             String url = POSTGRES + (POSTGRES.contains("?") ? "&" : "?") + "schema=" + schema;
             Run run = java("dev.runnel.example/dev.runnel.example.Main", dir.resolve("jobs.db").toString(), url);
             assertEquals(0, run.exit, run.output);
-            assertTrue(run.output.contains("sqlite sent [a@example.com, b@example.com]"), run.output);
-            assertTrue(run.output.contains("postgres sent [c@example.com]"), run.output);
+            for (String email : List.of("a", "b", "c", "d")) {
+                assertTrue(run.output.contains(" sent to " + email + "@example.com"), run.output);
+            }
+            assertEquals(4, run.output.split(" send_receipt COMPLETED", -1).length - 1, "every job listed once, in pages of 2: "
+                    + run.output);
+            assertTrue(run.output.contains("sqlite completed 4"), run.output);
+            assertTrue(run.output.contains("receipt for order 5 sent to e@example.com"), run.output);
+            assertTrue(run.output.contains("postgres COMPLETED"), run.output);
         } finally {
             try (Connection c = postgres(); Statement st = c.createStatement()) {
                 st.execute("DROP SCHEMA " + schema + " CASCADE");
@@ -61,7 +67,7 @@ class ModulePathTest {
         String readme = squash(Files.readString(Path.of("../../README.md")));
         assertTrue(readme.contains(squash(between(Files.readString(Path.of("pom.xml")),
                 "<!-- README dependency block start -->", "<!-- README dependency block end -->"))));
-        String main = Files.readString(Path.of("src/main/java/dev/runnel/example/Main.java"));
+        String main = Files.readString(Path.of("src/main/java/dev/runnel/example/Shop.java"));
         assertTrue(readme.contains(squash(between(main, "// --- README example start ---",
                 "// --- README example end ---"))));
     }
