@@ -192,8 +192,9 @@ public final class PeriodicJob {
 
     /**
      * The options of every job enqueued (queue, priority, max attempts, tags, metadata), over the
-     * args type's defaults. A scheduled time is refused (the ticks schedule the job), as are the
-     * metadata keys in {@link #RESERVED_METADATA}.
+     * args type's defaults. A scheduled time is refused (the ticks schedule the job), as are unique
+     * options (each tick is enqueued once already; a unique default of the args type does not apply
+     * to periodic jobs either) and the metadata keys in {@link #RESERVED_METADATA}.
      */
     public PeriodicJob options(InsertOptions options) {
         if (options == null) {
@@ -202,6 +203,10 @@ public final class PeriodicJob {
         if (options.scheduledAt().isPresent()) {
             throw new IllegalArgumentException("options of periodic job " + name + " must not set scheduledAt: its"
                     + " schedule decides when its jobs run");
+        }
+        if (options.unique().isPresent()) {
+            throw new IllegalArgumentException("options of periodic job " + name + " must not set unique: each tick"
+                    + " is enqueued once already, its tick the job's unique key");
         }
         for (String key : options.metadata().map(m -> m.keySet()).orElse(Set.of())) {
             if (RESERVED_METADATA.contains(key)) {

@@ -62,6 +62,8 @@ class PeriodicJobTest {
         PeriodicJob job = PeriodicJob.cron("x", "* * * * *", args);
         assertThatThrownBy(() -> job.options(InsertOptions.builder().scheduledAt(Instant.EPOCH).build()))
                 .hasMessageContaining("scheduledAt");
+        assertThatThrownBy(() -> job.options(InsertOptions.builder().unique(UniqueOptions.builder().byArgs().build()).build()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not set unique");
         assertThatThrownBy(() -> job.options(InsertOptions.builder().metadata(Map.of("tick", 1)).build()))
                 .hasMessageContaining("'tick'");
         assertThatThrownBy(() -> job.catchUp(null)).hasMessageContaining("catchUp");

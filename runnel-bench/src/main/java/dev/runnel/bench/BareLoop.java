@@ -81,6 +81,7 @@ public final class BareLoop {
                 insertSeconds, totalJobs / insertSeconds, seconds, duplicates.get(), missing, threads);
         out.printf(Locale.ROOT, "bench: total jobs worked [ %d ], total jobs inserted [ %d ], overall job/sec [ %.1f ], running %.3fs (bare loop)%n",
                 done.sum(), totalJobs, result.jobsPerSec(), seconds);
+        out.println(result.auditLine());
         return result;
     }
 }

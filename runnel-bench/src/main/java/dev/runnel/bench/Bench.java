@@ -57,6 +57,8 @@ public final class Bench {
 
         double insertSeconds = 0;
         if (options.totalJobs() > 0) {
+            out.printf(Locale.ROOT, "bench: inserting %d jobs before working them...%n", options.totalJobs());
+            out.flush();
             long t0 = System.nanoTime();
             insert(runnel, insertOptions, options.totalJobs());
             insertSeconds = (System.nanoTime() - t0) / 1e9;
@@ -98,6 +100,7 @@ public final class Bench {
                 options.maxWorkers());
         out.printf(Locale.ROOT, "bench: total jobs worked [ %d ], total jobs inserted [ %d ], overall job/sec [ %.1f ], running %.3fs%n",
                 total, insertedCount.get(), result.jobsPerSec(), seconds);
+        out.println(result.auditLine());
         return result;
     }
 

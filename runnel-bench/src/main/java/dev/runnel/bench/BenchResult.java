@@ -21,6 +21,14 @@ public record BenchResult(
         return duplicates == 0 && missing == 0;
     }
 
+    /** The exactly-once audit, for people: what {@code --json} says in its last two fields. */
+    public String auditLine() {
+        return exact()
+                ? String.format(Locale.ROOT, "bench: exactly once: each of the %d jobs inserted was worked once", jobsInserted)
+                : String.format(Locale.ROOT, "bench: NOT exactly once: %d jobs worked twice or more, %d never worked",
+                        duplicates, missing);
+    }
+
     public String toJson() {
         return String.format(Locale.ROOT, "{\"driver\":\"%s\",\"mode\":\"%s\",\"jobs_worked\":%d,\"jobs_inserted\":%d,"
                         + "\"jobs_per_sec\":%.1f,\"insert_seconds\":%.3f,\"insert_jobs_per_sec\":%.1f,\"seconds\":%.3f,"

@@ -24,7 +24,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "churn", mixinStandardHelpOptions = true,
         description = "Work N no-op jobs through one Postgres table, a feeder keeping the queue topped up and the"
                 + " cleaner deleting completed jobs; report jobs/s, table and index sizes, live and dead tuples per"
-                + " million jobs (a tenth of smaller runs), and whether the last million ran at 90% or more of the"
+                + " million jobs (a tenth of smaller runs), and whether the last million ran at 90%% or more of the"
                 + " first's rate. Exits 0 when it did and every job was worked exactly once.")
 final class ChurnCommand implements Callable<Integer> {
     @Mixin

@@ -10,8 +10,9 @@ final class DatabaseOption {
     static final String DEFAULT_URL = "sqlite://runnel.db";
 
     @Option(names = "--database-url", paramLabel = "URL",
-            description = "sqlite://path.db, sqlite://:memory: or postgres://user@host:port/db "
-                    + "(default: $RUNNEL_DATABASE_URL, else " + DEFAULT_URL + ")")
+            description = {"The database, one of:", "  sqlite://path/to/file.db", "  sqlite://:memory:",
+                "  postgres://user:password@host:5432/db?schema=s",
+                "Default: $RUNNEL_DATABASE_URL, else " + DEFAULT_URL + "."})
     String url;
 
     String resolved() {

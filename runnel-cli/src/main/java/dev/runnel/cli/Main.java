@@ -34,6 +34,13 @@ public final class Main {
         cli.setOut(out);
         cli.setErr(err);
         cli.setParameterExceptionHandler((e, a) -> {
+            CommandLine command = e.getCommandLine();
+            if (e.getMessage().startsWith("Missing required subcommand")) {
+                // `runnel migrate` alone: show which commands it has.
+                err.println("runnel: " + command.getCommandName() + " needs one of its commands:");
+                command.usage(err);
+                return EXIT_USAGE;
+            }
             err.println("runnel: " + e.getMessage() + " (see --help)");
             return EXIT_USAGE;
         });

@@ -145,7 +145,25 @@ class MainTest {
         assertThat(r.code()).isZero();
         String json = r.out().lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow();
         assertThat(json).contains("\"jobs_worked\":5000").contains("\"duplicates\":0").contains("\"missing\":0");
-        assertThat(r.out()).contains("bench: total jobs worked [ 5000 ], total jobs inserted [ 5000 ]");
+        assertThat(r.out()).contains("bench: total jobs worked [ 5000 ], total jobs inserted [ 5000 ]")
+                .contains("bench: inserting 5000 jobs before working them")
+                .contains("bench: exactly once: each of the 5000 jobs inserted was worked once");
+    }
+
+    @Test
+    void aCommandWithoutItsSubcommandListsThem() {
+        Result r = run("migrate");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("runnel: migrate needs one of its commands:").contains("up").contains("down")
+                .contains("list").contains("sql");
+    }
+
+    @Test
+    void helpKeepsEachUrlWholeOnItsLine() {
+        StringWriter out = new StringWriter();
+        new picocli.CommandLine(new Main()).setOut(new PrintWriter(out, true)).execute("jobs", "list", "--help");
+        assertThat(out.toString()).contains("postgres://user:password@host:5432/db?schema=s")
+                .contains("sqlite://path/to/file.db");
     }
 
     @Test
@@ -241,5 +259,8 @@ class MainTest {
         assertThat(DurationConverter.parse("500ms")).isEqualTo(Duration.ofMillis(500));
         assertThat(DurationConverter.parse("1h30m")).isEqualTo(Duration.ofMinutes(90));
         assertThat(DurationConverter.parse("2")).isEqualTo(Duration.ofSeconds(2));
+        assertThat(DurationConverter.parse("7d")).isEqualTo(Duration.ofDays(7));
+        assertThat(DurationConverter.format(Duration.ofDays(2))).isEqualTo("2d");
+        assertThat(DurationConverter.format(Duration.ofHours(36))).isEqualTo("36h");
     }
 }

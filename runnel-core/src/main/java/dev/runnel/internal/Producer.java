@@ -260,7 +260,7 @@ public final class Producer implements Service {
             limited = driver.queueList().stream()
                     .anyMatch(q -> q.name().equals(config.queue()) && q.limited());
             if (limited != was) {
-                LOG.info("queue {} {} a global or rate limit", config.queue(), limited ? "has" : "no longer has");
+                LOG.info("queue {} {} a global, rate or per-key limit", config.queue(), limited ? "has" : "no longer has");
             }
         } catch (RuntimeException e) {
             LOG.debug("could not read queue {}'s limit: {}", config.queue(), e.toString());

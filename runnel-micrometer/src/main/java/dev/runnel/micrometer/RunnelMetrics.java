@@ -244,8 +244,9 @@ public final class RunnelMetrics implements JobListener, RuntimeListener {
             for (JobState state : STATES) {
                 AtomicLong value = new AtomicLong();
                 values[state.ordinal()] = value;
+                // No base unit: Prometheus would append it, runnel_jobs_jobs.
                 gauges.add(Gauge.builder(JOBS, value, AtomicLong::get).description("Jobs by queue and state")
-                        .baseUnit("jobs").tags(common).tag("queue", queue).tag("state", state.dbName())
+                        .tags(common).tag("queue", queue).tag("state", state.dbName())
                         .strongReference(true).register(registry));
             }
         }

@@ -119,7 +119,8 @@ public final class SqliteDriver implements Driver {
      */
     public static SqliteDriver open(String url) {
         if (!url.startsWith("sqlite://")) {
-            throw new IllegalArgumentException("a SQLite URL starts with sqlite://, was '" + url + "'");
+            throw new IllegalArgumentException("a SQLite URL starts with sqlite://, was '" + url
+                    + "' (for a file path, SqliteDriver.open(Path.of(\"" + url + "\")))");
         }
         String path = url.substring("sqlite://".length());
         int query = path.indexOf('?');
