@@ -5,6 +5,8 @@ import dev.runnel.JobQuery;
 import dev.runnel.JobState;
 import dev.runnel.Migrator;
 import dev.runnel.RunnelException;
+import dev.runnel.SearchIndex;
+import dev.runnel.SearchIndexes;
 import dev.runnel.driver.JobCountParams;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.postgres.PostgresDriver;
@@ -84,17 +86,22 @@ public final class QueryBench {
         String own = url + (url.contains("?") ? "&" : "?") + "schema=" + options.schema();
         try (PostgresDriver driver = PostgresDriver.fromUrl(own)) {
             SqlFile sql = SqlFile.parse("querybench.sql", QueryBench.class.getResourceAsStream("querybench.sql"),
-                    Set.of("Load", "SetSequence", "Loaded", "CountsExact", "SearchIndexesCreate", "SearchIndexesDrop"))
+                    Set.of("Load", "SetSequence", "Loaded", "CountsExact"))
                     .withSchema(options.schema());
             double loadSeconds = prepare(driver, sql);
+            SearchIndexes searchIndexes = new SearchIndexes(driver);
             if (options.searchIndexes()) {
                 long start = System.nanoTime();
-                exec(driver, sql.get("SearchIndexesCreate"), "creating the search indexes");
+                for (SearchIndex index : SearchIndex.values()) {
+                    searchIndexes.create(index);
+                }
                 exec(driver, "ANALYZE " + options.schema() + ".runnel_job", "analyzing the table");
                 out.printf(Locale.ROOT, "query-bench: search indexes (kind, args) created in %.0f s%n",
                         (System.nanoTime() - start) / 1e9);
             } else {
-                exec(driver, sql.get("SearchIndexesDrop"), "dropping the search indexes");
+                for (SearchIndex index : SearchIndex.values()) {
+                    searchIndexes.drop(index);
+                }
             }
             long[] sizes = sizes(driver, sql);
             out.printf(Locale.ROOT, "query-bench: %,d jobs, heap %.0f MB, indexes %.0f MB%n", sizes[0], sizes[1] / 1048576.0,

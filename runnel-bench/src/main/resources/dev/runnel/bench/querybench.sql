@@ -54,14 +54,3 @@ FROM {schema}.runnel_job;
 -- name: CountsExact
 -- The true counts by queue and state, to compare the fast counts' estimates with.
 SELECT queue, state::text, count(*) FROM {schema}.runnel_job GROUP BY queue, state;
-
--- name: SearchIndexesCreate
--- The indexes a search for a rare kind or args value needs on a table of millions, which Runnel
--- does not create: each costs every job an entry at insert, claim and completion (measured in
--- docs/benchmarks.md, session 4). The harness adds them with --search-indexes.
-CREATE INDEX IF NOT EXISTS runnel_job_kind ON {schema}.runnel_job (kind, id);
-CREATE INDEX IF NOT EXISTS runnel_job_args ON {schema}.runnel_job USING gin (args jsonb_path_ops);
-
--- name: SearchIndexesDrop
-DROP INDEX IF EXISTS {schema}.runnel_job_kind;
-DROP INDEX IF EXISTS {schema}.runnel_job_args;

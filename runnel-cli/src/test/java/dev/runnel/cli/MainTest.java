@@ -151,6 +151,20 @@ class MainTest {
     }
 
     @Test
+    void indexesSaySqliteHasNoneAndRefuseAnUnknownName() {
+        String url = "sqlite://" + dir.resolve("i.db");
+        Result list = run("indexes", "list", "--database-url", url);
+        assertThat(list.code()).isZero();
+        assertThat(list.out()).contains("no search indexes");
+        Result unknown = run("indexes", "create", "tags", "--database-url", url);
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.err()).contains("no search index named 'tags' (kind, args)");
+        Result unsupported = run("indexes", "create", "kind", "--database-url", url);
+        assertThat(unsupported.code()).isEqualTo(2);
+        assertThat(lines(unsupported.err())).isEqualTo(1);
+    }
+
+    @Test
     void aCommandWithoutItsSubcommandListsThem() {
         Result r = run("migrate");
         assertThat(r.code()).isEqualTo(2);

@@ -10,11 +10,13 @@ import dev.runnel.LeaderRow;
 import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
 import dev.runnel.RateLimit;
+import dev.runnel.SearchIndex;
 import java.sql.Connection;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -41,6 +43,28 @@ public interface Driver extends AutoCloseable {
     /** Whether {@link #jobInsertManyTx} can join a caller's {@link Connection}. */
     default boolean supportsTransactionalInsert() {
         return true;
+    }
+
+    // ---- optional indexes ----
+
+    /** The {@link SearchIndex}es this driver can create; none by default. */
+    default Set<SearchIndex> searchIndexesSupported() {
+        return Set.of();
+    }
+
+    /** The search indexes the job table has. */
+    default Set<SearchIndex> searchIndexList() {
+        return Set.of();
+    }
+
+    /** Creates a search index unless it exists, without blocking writes; only one {@link #searchIndexesSupported}. */
+    default void searchIndexCreate(SearchIndex index) {
+        throw new UnsupportedOperationException(name() + " has no search indexes");
+    }
+
+    /** Drops a search index if it exists. */
+    default void searchIndexDrop(SearchIndex index) {
+        throw new UnsupportedOperationException(name() + " has no search indexes");
     }
 
     // ---- migrations ----

@@ -1,17 +1,22 @@
 package dev.runnel.postgres;
 
+import dev.runnel.SearchIndex;
 import dev.runnel.driver.JdbcIds;
 import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.SqlFile;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
 
 /** The job administration of {@link PostgresDriver}, one statement each, from {@code admin.sql}. */
 final class PostgresAdmin {
     private static final Set<String> STATEMENTS = Set.of("JobCancelMany", "JobCancelRequested", "JobRetryMany",
-            "JobUniqueHolder", "JobDeleteMany");
+            "JobUniqueHolder", "JobDeleteMany", "SearchIndexList", "SearchIndexKindCreate", "SearchIndexArgsCreate",
+            "SearchIndexKindDrop", "SearchIndexArgsDrop");
 
     private final PostgresSchema schema;
     private final PostgresConnections connections;
@@ -86,6 +91,40 @@ final class PostgresAdmin {
                 ps.setObject(1, ids);
                 return JdbcIds.read(ps, ids.length);
             }
+        });
+    }
+
+    Set<SearchIndex> searchIndexList() {
+        return connections.run("listing the search indexes", c -> {
+            Set<SearchIndex> present = EnumSet.noneOf(SearchIndex.class);
+            try (PreparedStatement ps = c.prepareStatement(sql.get("SearchIndexList"))) {
+                ps.setString(1, schema.name());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        present.add(SearchIndex.named(rs.getString(1).substring("runnel_job_".length())));
+                    }
+                }
+            }
+            return present;
+        });
+    }
+
+    void searchIndexCreate(SearchIndex index) {
+        execute("creating the " + index.cliName() + " search index", index == SearchIndex.KIND
+                ? "SearchIndexKindCreate" : "SearchIndexArgsCreate");
+    }
+
+    void searchIndexDrop(SearchIndex index) {
+        execute("dropping the " + index.cliName() + " search index", index == SearchIndex.KIND
+                ? "SearchIndexKindDrop" : "SearchIndexArgsDrop");
+    }
+
+    private void execute(String what, String statement) {
+        connections.run(what, c -> {
+            try (Statement st = c.createStatement()) {
+                st.execute(sql.get(statement));
+            }
+            return null;
         });
     }
 }

@@ -10,6 +10,7 @@ import dev.runnel.PeriodicRow;
 import dev.runnel.KeyLimit;
 import dev.runnel.QueueRow;
 import dev.runnel.RateLimit;
+import dev.runnel.SearchIndex;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
 import dev.runnel.driver.ClientRescuedParams;
@@ -37,6 +38,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -288,6 +290,26 @@ public final class PostgresDriver implements Driver {
     }
 
     // ---- administration ----
+
+    @Override
+    public Set<SearchIndex> searchIndexesSupported() {
+        return EnumSet.allOf(SearchIndex.class);
+    }
+
+    @Override
+    public Set<SearchIndex> searchIndexList() {
+        return admin.searchIndexList();
+    }
+
+    @Override
+    public void searchIndexCreate(SearchIndex index) {
+        admin.searchIndexCreate(index);
+    }
+
+    @Override
+    public void searchIndexDrop(SearchIndex index) {
+        admin.searchIndexDrop(index);
+    }
 
     @Override
     public long[] jobCancelMany(JobCancelParams params) {

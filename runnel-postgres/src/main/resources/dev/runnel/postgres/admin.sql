@@ -57,3 +57,23 @@ WHERE j.id = ? AND o.unique_key IS NOT NULL AND o.unique_states IS NOT NULL
 -- name: JobDeleteMany
 -- Deletes jobs ?1 that are not running; returns the ids deleted.
 DELETE FROM {schema}.runnel_job WHERE id = ANY (?::bigint[]) AND state <> 'running' RETURNING id;
+
+-- name: SearchIndexList
+-- Which of the optional search indexes (SearchIndex) the job table has, by name.
+SELECT indexname FROM pg_indexes
+WHERE schemaname = ? AND tablename = 'runnel_job' AND indexname IN ('runnel_job_kind', 'runnel_job_args');
+
+-- name: SearchIndexKindCreate
+-- A rare kind's jobs, newest first, without walking the ids: every job pays an entry at insert.
+-- CONCURRENTLY, so inserts and claims go on while it builds (it cannot run in a transaction).
+CREATE INDEX CONCURRENTLY IF NOT EXISTS runnel_job_kind ON {schema}.runnel_job (kind, id);
+
+-- name: SearchIndexArgsCreate
+-- Listings by a value in the args (args @> ?): a GIN index of every job's args.
+CREATE INDEX CONCURRENTLY IF NOT EXISTS runnel_job_args ON {schema}.runnel_job USING gin (args jsonb_path_ops);
+
+-- name: SearchIndexKindDrop
+DROP INDEX CONCURRENTLY IF EXISTS {schema}.runnel_job_kind;
+
+-- name: SearchIndexArgsDrop
+DROP INDEX CONCURRENTLY IF EXISTS {schema}.runnel_job_args;

@@ -1,14 +1,17 @@
 package dev.runnel.testkit.conformance;
 
-import dev.runnel.InsertResult;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.runnel.InsertResult;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.runnel.JobCount;
 import dev.runnel.JobError;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
+import dev.runnel.SearchIndex;
+import dev.runnel.SearchIndexes;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobCountParams;
@@ -53,6 +56,44 @@ public abstract class QueryConformance extends DriverConformance {
         List<JobRow> found = driver.jobList(query).stream().filter(j -> j.id() == id).toList();
         assertThat(found).as("job %d in the list", id).hasSize(1);
         return found.getFirst();
+    }
+
+    @Test
+    void searchIndexesAreOptionalAndListingsGiveTheSameAnswerWithThem() {
+        SearchIndexes indexes = new SearchIndexes(driver);
+        if (indexes.supported().isEmpty()) {
+            assertThat(indexes.present()).isEmpty();
+            assertThatThrownBy(() -> indexes.create(SearchIndex.KIND)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("has no kind search index");
+            return;
+        }
+        Instant created = Instant.parse("2026-12-01T00:00:00Z");
+        List<JobInsertParams> jobs = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            jobs.add(new JobInsertParams(i % 50 == 0 ? "rare_kind" : "common_kind", "{\"customer\":" + (i % 40) + "}",
+                    "default", 1, JobState.AVAILABLE, created, created, 25, List.of(), "{}"));
+        }
+        driver.jobInsertMany(jobs);
+        JobQuery byKind = JobQuery.all().kinds("rare_kind");
+        JobQuery byArgs = JobQuery.all().args("{\"customer\": 7}");
+        List<Long> kindBefore = driver.jobList(byKind).stream().map(JobRow::id).toList();
+        List<Long> argsBefore = driver.jobList(byArgs).stream().map(JobRow::id).toList();
+        assertThat(kindBefore).hasSize(4);
+        assertThat(argsBefore).hasSize(5);
+        assertThat(indexes.present()).isEmpty();
+        for (SearchIndex index : indexes.supported()) {
+            indexes.create(index);
+            indexes.create(index); // a repeat changes nothing
+        }
+        assertThat(indexes.present()).isEqualTo(indexes.supported());
+        assertThat(driver.jobList(byKind).stream().map(JobRow::id).toList()).isEqualTo(kindBefore);
+        assertThat(driver.jobList(byArgs).stream().map(JobRow::id).toList()).isEqualTo(argsBefore);
+        for (SearchIndex index : indexes.supported()) {
+            indexes.drop(index);
+        }
+        assertThat(indexes.present()).isEmpty();
+        assertThat(SearchIndex.named("args")).isEqualTo(SearchIndex.ARGS);
+        assertThatThrownBy(() -> SearchIndex.named("tags")).hasMessageContaining("no search index named 'tags'");
     }
 
     @Test
