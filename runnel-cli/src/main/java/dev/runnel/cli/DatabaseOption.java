@@ -12,7 +12,7 @@ final class DatabaseOption {
     @Option(names = "--database-url", paramLabel = "URL",
             description = {"The database, one of:", "  sqlite://path/to/file.db", "  sqlite://:memory:",
                 "  postgres://user:password@host:5432/db?schema=s",
-                "Default: $RUNNEL_DATABASE_URL, else " + DEFAULT_URL + "."})
+                "Default: $RUNNEL_DATABASE_URL,", "else " + DEFAULT_URL + "."})
     String url;
 
     String resolved() {
