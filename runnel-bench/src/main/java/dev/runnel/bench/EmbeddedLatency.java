@@ -142,7 +142,7 @@ public final class EmbeddedLatency {
             for (int c = 0; c < specs.size(); c++) {
                 cases.add(tallies.get(c).result(specs.get(c)));
                 EmbeddedLatencyResult.Case r = cases.getLast();
-                progress.printf("(%s) %-45s p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  jobs running %.1f%n", r.name(),
+                progress.printf("(%s) %-45s p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  jobs in worker %.1f%n", r.name(),
                         r.what(), r.p50(), r.p99(), r.p999(), r.meanJobsRunning());
             }
             progress.flush();

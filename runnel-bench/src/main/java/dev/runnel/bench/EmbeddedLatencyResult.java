@@ -22,14 +22,16 @@ public record EmbeddedLatencyResult(int cores, int jobsAtOnce, int nice, int fib
     /**
      * One case's request latencies, in milliseconds.
      *
-     * @param meanJobsRunning jobs inside their worker, on average, as requests ended
+     * @param meanJobsRunning jobs inside their worker, on average, as requests ended: a job handed to a
+     *     thread that has not been scheduled yet does not count, and on virtual threads, which the
+     *     JVM does not time-slice, at most one per carrier (core) can be inside at once
      * @param jobsPerSec jobs finished per second while the requests were measured
      */
     public record Case(String name, String what, int requests, double p50, double p99, double p999, double max,
             double meanJobsRunning, double jobsPerSec) {
         String toJson() {
             return String.format(Locale.ROOT, "{\"case\":\"%s\",\"what\":\"%s\",\"requests\":%d,\"p50_ms\":%.3f,"
-                    + "\"p99_ms\":%.3f,\"p999_ms\":%.3f,\"max_ms\":%.3f,\"mean_jobs_running\":%.2f,\"jobs_per_sec\":%.1f}",
+                    + "\"p99_ms\":%.3f,\"p999_ms\":%.3f,\"max_ms\":%.3f,\"mean_jobs_in_worker\":%.2f,\"jobs_per_sec\":%.1f}",
                     name, what, requests, p50, p99, p999, max, meanJobsRunning, jobsPerSec);
         }
     }

@@ -4,6 +4,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The platform threads of one queue that runs CPU-bound jobs: at most the queue's
@@ -15,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * daemons, as virtual threads are: a job that ignores cancellation does not keep the JVM alive.
  */
 final class JobPool {
+    private static final Logger LOG = LoggerFactory.getLogger(JobPool.class);
     /** How long a thread waits for another job before it ends: long enough to outlast a pause between batches. */
     private static final long IDLE = TimeUnit.MINUTES.toNanos(1);
 
@@ -31,6 +34,8 @@ final class JobPool {
                             task.run();
                         }));
         executor.allowCoreThreadTimeOut(true);
+        LOG.info("queue {} runs its jobs on up to {} platform threads{}", queue, threads,
+                nice == 0 ? "" : " at nice " + nice);
     }
 
     /** Runs {@code job} on a pool thread. */
