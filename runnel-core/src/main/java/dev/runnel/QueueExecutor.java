@@ -8,6 +8,10 @@ package dev.runnel;
  * them and ended after a minute idle: a claimed job never waits for a thread, and the pool never
  * holds more. Its threads are named {@code runnel-QUEUE-N}.
  *
+ * <p>CPU-bound jobs belong on platform threads even at normal priority: a virtual thread is not
+ * time-sliced, so a job computing for a while holds its carrier, and every other virtual thread of
+ * the JVM (an application's request handlers, if they are virtual) waits behind it.
+ *
  * <p><b>Priority.</b> A {@code nice} above 0 lowers the priority of each pool thread on Linux
  * ({@code setpriority} on the thread's own kernel thread id, through the Foreign Function &amp;
  * Memory API), so that request threads of an application the client is embedded in keep their
