@@ -110,6 +110,7 @@ public final class RunnelBuilder {
     private String clientId = Settings.defaultClientId();
     private boolean autoMigrate;
     private boolean stopOnShutdown;
+    private boolean embedded;
 
     RunnelBuilder() {}
 
@@ -126,16 +127,60 @@ public final class RunnelBuilder {
 
     /** Works queue {@code name} with at most {@code maxWorkers} jobs at once, with the given delivery. */
     public RunnelBuilder queue(String name, int maxWorkers, Runnel.Delivery delivery) {
+        return addQueue(name, maxWorkers, delivery, null);
+    }
+
+    /**
+     * Works queue {@code name} with at most {@code maxWorkers} jobs at once, at least once, its jobs
+     * run on {@code executor}: {@link QueueExecutor#platformThreads(int)} for CPU-bound jobs (at
+     * most {@value QueueExecutor#MAX_PLATFORM_THREADS} workers), whatever {@link #embedded} says.
+     */
+    public RunnelBuilder queue(String name, int maxWorkers, QueueExecutor executor) {
+        return queue(name, maxWorkers, Runnel.Delivery.AT_LEAST_ONCE, executor);
+    }
+
+    /** Works queue {@code name} with at most {@code maxWorkers} jobs at once, with the given delivery, on {@code executor}. */
+    public RunnelBuilder queue(String name, int maxWorkers, Runnel.Delivery delivery, QueueExecutor executor) {
+        return addQueue(name, maxWorkers, delivery, require("executor", executor));
+    }
+
+    private RunnelBuilder addQueue(String name, int maxWorkers, Runnel.Delivery delivery, QueueExecutor executor) {
         InsertOptions.validateQueue(name);
         if (maxWorkers < 1 || maxWorkers > MAX_WORKERS) {
             throw new IllegalArgumentException("maxWorkers of queue " + name + " must be between 1 and "
                     + MAX_WORKERS + ", was " + maxWorkers);
         }
         require("delivery", delivery);
-        if (queues.putIfAbsent(name, new ClientConfig.QueueConfig(maxWorkers, delivery == Runnel.Delivery.AT_MOST_ONCE))
-                != null) {
+        if (executor instanceof QueueExecutor.PlatformThreads) {
+            checkPoolSize(name, maxWorkers, executor);
+        }
+        ClientConfig.QueueConfig queue = new ClientConfig.QueueConfig(maxWorkers, delivery == Runnel.Delivery.AT_MOST_ONCE);
+        if (queues.putIfAbsent(name, executor == null ? queue : queue.withExecutor(executor)) != null) {
             throw new IllegalArgumentException("queue " + name + " is configured twice");
         }
+        return this;
+    }
+
+    private static void checkPoolSize(String name, int maxWorkers, QueueExecutor executor) {
+        if (maxWorkers > QueueExecutor.MAX_PLATFORM_THREADS) {
+            throw new IllegalArgumentException("queue " + name + " runs on " + executor + ": its maxWorkers must be at"
+                    + " most " + QueueExecutor.MAX_PLATFORM_THREADS + " (one thread each), was " + maxWorkers
+                    + "; give it QueueExecutor.virtualThreads() for many IO-bound jobs");
+        }
+    }
+
+    /**
+     * Whether this client runs inside an application that serves requests (a web application
+     * working its own jobs). Embedded, every queue not given a {@link QueueExecutor} runs its jobs
+     * on platform threads at nice {@value QueueExecutor#EMBEDDED_NICE} (Linux), so that CPU-bound
+     * jobs take the CPU only when requests leave it, and their tail latency holds; such a queue may
+     * have at most {@value QueueExecutor#MAX_PLATFORM_THREADS} workers. Default false: job threads
+     * are virtual, at normal priority, as suits a process that only works jobs. A queue's own
+     * executor always wins, so {@code embedded(false)} is the one switch that turns lowering off
+     * for the rest.
+     */
+    public RunnelBuilder embedded(boolean embedded) {
+        this.embedded = embedded;
         return this;
     }
 
@@ -453,6 +498,20 @@ public final class RunnelBuilder {
         return this;
     }
 
+    /** Each queue with its executor settled: its own, else what {@link #embedded} implies. */
+    private Map<String, ClientConfig.QueueConfig> withExecutors() {
+        QueueExecutor byDefault = embedded ? QueueExecutor.platformThreads(QueueExecutor.EMBEDDED_NICE)
+                : QueueExecutor.virtualThreads();
+        Map<String, ClientConfig.QueueConfig> settled = new LinkedHashMap<>();
+        queues.forEach((name, queue) -> {
+            if (queue.executor().isEmpty() && embedded) {
+                checkPoolSize(name, queue.maxWorkers(), byDefault);
+            }
+            settled.put(name, queue.executor().isPresent() ? queue : queue.withExecutor(byDefault));
+        });
+        return settled;
+    }
+
     /**
      * Checks the whole configuration and builds the client, copying every setting. With
      * {@link #autoMigrate}, migrates the schema now.
@@ -479,7 +538,7 @@ public final class RunnelBuilder {
                     + " jobTimeout (" + jobTimeout + "): a job would be rescued while it may still run");
         }
         ArgsCodec codec = objectMapper == null ? ArgsCodec.DEFAULT : ArgsCodec.of(objectMapper);
-        ClientConfig config = new ClientConfig(clientId, clock, queues, units, listeners,
+        ClientConfig config = new ClientConfig(clientId, clock, withExecutors(), units, listeners,
                 new Hooks(insertMiddleware, workMiddleware, errorHandler), codec, runtimeListeners, jobCountInterval,
                 periodicJobs.values().stream().map(job -> job.encodedWith(codec)).toList(),
                 retryPolicy, fetchPollInterval, fetchCooldown, jobTimeout, schedulerInterval, stopTimeout,

@@ -26,6 +26,18 @@ class BuilderTest {
     }
 
     @Test
+    void executorsAreChecked() {
+        assertThatThrownBy(() -> QueueExecutor.platformThreads(20)).hasMessageContaining("nice must be between 0");
+        assertThatThrownBy(() -> QueueExecutor.platformThreads(-1)).hasMessageContaining("nice must be between 0");
+        assertThatThrownBy(() -> Runnel.builder().queue("q", 1, (QueueExecutor) null))
+                .hasMessage("executor must not be null");
+        assertThatThrownBy(() -> Runnel.builder().queue("cpu", 1_001, QueueExecutor.platformThreads(5)))
+                .hasMessageContaining("queue cpu runs on platform threads at nice 5")
+                .hasMessageContaining("at most 1000");
+        Runnel.builder().queue("io", 100_000, QueueExecutor.virtualThreads());
+    }
+
+    @Test
     void hooksMustNotBeNull() {
         assertThatThrownBy(() -> Runnel.builder().insertMiddleware(null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("insertMiddleware must not be null");

@@ -5,6 +5,7 @@ import dev.runnel.RateLimit;
 import dev.runnel.JobListener;
 import dev.runnel.JobState;
 import dev.runnel.PeriodicJob;
+import dev.runnel.QueueExecutor;
 import dev.runnel.RetryPolicy;
 import dev.runnel.RuntimeListener;
 import java.time.Clock;
@@ -56,28 +57,39 @@ public record ClientConfig(
     /**
      * A queue this client works: at most {@code maxWorkers} jobs at once, claimed at most once or
      * not, and, when given, at most {@code globalLimit} running and {@code rateLimit} started per
-     * period across all clients.
+     * period across all clients; its jobs run on {@code executor}, absent until the builder settles
+     * it at {@code build()} (by the embedded switch when not given).
      */
     public record QueueConfig(int maxWorkers, boolean atMostOnce, OptionalInt globalLimit, Optional<RateLimit> rateLimit,
-            Optional<KeyLimit> keyLimit) {
-        /** A queue without limits. */
+            Optional<KeyLimit> keyLimit, Optional<QueueExecutor> executor) {
+        /** A queue without limits, its executor not yet chosen. */
         public QueueConfig(int maxWorkers, boolean atMostOnce) {
-            this(maxWorkers, atMostOnce, OptionalInt.empty(), Optional.empty(), Optional.empty());
+            this(maxWorkers, atMostOnce, OptionalInt.empty(), Optional.empty(), Optional.empty(), Optional.empty());
         }
 
         /** This queue with a global limit. */
         public QueueConfig withGlobalLimit(int limit) {
-            return new QueueConfig(maxWorkers, atMostOnce, OptionalInt.of(limit), rateLimit, keyLimit);
+            return new QueueConfig(maxWorkers, atMostOnce, OptionalInt.of(limit), rateLimit, keyLimit, executor);
         }
 
         /** This queue with a rate limit. */
         public QueueConfig withRateLimit(RateLimit limit) {
-            return new QueueConfig(maxWorkers, atMostOnce, globalLimit, Optional.of(limit), keyLimit);
+            return new QueueConfig(maxWorkers, atMostOnce, globalLimit, Optional.of(limit), keyLimit, executor);
         }
 
         /** This queue with a per-key limit. */
         public QueueConfig withKeyLimit(KeyLimit limit) {
-            return new QueueConfig(maxWorkers, atMostOnce, globalLimit, rateLimit, Optional.of(limit));
+            return new QueueConfig(maxWorkers, atMostOnce, globalLimit, rateLimit, Optional.of(limit), executor);
+        }
+
+        /** This queue with its jobs run on {@code executor}. */
+        public QueueConfig withExecutor(QueueExecutor executor) {
+            return new QueueConfig(maxWorkers, atMostOnce, globalLimit, rateLimit, keyLimit, Optional.of(executor));
+        }
+
+        /** What its jobs run on: virtual threads unless chosen otherwise. */
+        public QueueExecutor executorOrDefault() {
+            return executor.orElse(QueueExecutor.virtualThreads());
         }
 
         /** Whether its claims keep to a limit. */

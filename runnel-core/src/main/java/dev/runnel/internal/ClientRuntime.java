@@ -60,7 +60,7 @@ public final class ClientRuntime {
         ClaimClock claimClock = new ClaimClock(config.clock());
         config.queues().forEach((queue, q) -> producers.put(queue, new Producer(new Producer.Config(queue,
                 q.maxWorkers(), config.fetchPollInterval(), config.fetchCooldown(), config.clientId(), q.atMostOnce(),
-                q.limited()),
+                q.limited(), q.executorOrDefault()),
                 driver, runner, completer, config.clock(), claimClock, runtimeListeners)));
         this.deadlines = new DeadlineWatcher(List.copyOf(producers.values()));
         this.cancels = new CancelWatcher(driver, List.copyOf(producers.values()));
@@ -121,6 +121,7 @@ public final class ClientRuntime {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        producers.values().forEach(Producer::releaseThreads);
         deadlines.stop();
         cancels.stop();
         completer.stop();

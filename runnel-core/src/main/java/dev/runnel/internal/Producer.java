@@ -1,6 +1,7 @@
 package dev.runnel.internal;
 
 import dev.runnel.JobRow;
+import dev.runnel.QueueExecutor;
 import dev.runnel.RunnelConnectException;
 import dev.runnel.driver.DataRejectedException;
 import dev.runnel.driver.Driver;
@@ -20,7 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fetches jobs for one queue into its free worker slots and runs each on a virtual thread.
+ * Fetches jobs for one queue into its free worker slots and runs each on a virtual thread, or on
+ * the queue's pool of platform threads when it has one.
  *
  * <p>It claims as many jobs as it has free slots, in one statement. A batch that came back full
  * means more are waiting: it fetches again as soon as a slot frees. Otherwise it waits for an
@@ -32,7 +34,7 @@ public final class Producer implements Service {
 
     /** A producer's settings, validated by the client builder. */
     public record Config(String queue, int maxWorkers, Duration pollInterval, Duration cooldown, String clientId,
-            boolean atMostOnce, boolean limited) {}
+            boolean atMostOnce, boolean limited, QueueExecutor executor) {}
 
     /**
      * How often a producer that found nothing to claim asks whether its queue has a global limit
@@ -59,6 +61,8 @@ public final class Producer implements Service {
     private final ClaimClock claimClock;
     private final RuntimeListeners listeners;
     private final ThreadFactory jobThreads;
+    /** Null when jobs run on virtual threads: their launch stays what it was, one null check more. */
+    private final JobPool pool;
     private final ConcurrentHashMap<Long, RunningJob> running = new ConcurrentHashMap<>();
     private final AtomicInteger active = new AtomicInteger();
     private final ReentrantLock lock = new ReentrantLock();
@@ -91,6 +95,8 @@ public final class Producer implements Service {
         this.listeners = listeners;
         // Unnamed: a name per job is a string built per job, and a thread dump shows the job anyway.
         this.jobThreads = Thread.ofVirtual().factory();
+        this.pool = config.executor() instanceof QueueExecutor.PlatformThreads p
+                ? new JobPool(config.queue(), config.maxWorkers(), p.nice()) : null;
         this.limited = config.limited();
         this.limitCheckedAt = System.nanoTime();
     }
@@ -288,33 +294,54 @@ public final class Producer implements Service {
         RunningJob job = new RunningJob(row);
         active.incrementAndGet();
         running.put(row.id(), job);
-        jobThreads.newThread(() -> {
-            try {
-                Outcome outcome = runner.run(job);
-                if (config.atMostOnce()) {
-                    outcome = outcome.atMostOnce(clock.instant());
-                    if (outcome.needsNoWrite() && !completer.hasListeners()) {
-                        return; // the claim removed it: nothing to write, nobody to tell
-                    }
+        if (pool == null) {
+            jobThreads.newThread(() -> work(job)).start();
+        } else {
+            pool.execute(() -> {
+                try {
+                    work(job);
+                } finally {
+                    // The thread lives on to run other jobs: no late cancel of this one may interrupt them.
+                    job.detach();
                 }
-                completer.submit(outcome);
-            } catch (RuntimeException | Error e) {
-                // The runner never throws; a submit after the client stopped does. The job stays
-                // running, and the rescuer takes it once this client is gone.
-                LOG.error("the outcome of job {} of queue {} cannot be written: {}", row.id(), config.queue(), e.toString());
-            } finally {
-                running.remove(row.id());
-                int free = config.maxWorkers() - active.decrementAndGet();
-                if (free >= wakeAtFree) {
-                    lock.lock();
-                    try {
-                        changed.signalAll();
-                    } finally {
-                        lock.unlock();
-                    }
+            });
+        }
+    }
+
+    private void work(RunningJob job) {
+        JobRow row = job.row;
+        try {
+            Outcome outcome = runner.run(job);
+            if (config.atMostOnce()) {
+                outcome = outcome.atMostOnce(clock.instant());
+                if (outcome.needsNoWrite() && !completer.hasListeners()) {
+                    return; // the claim removed it: nothing to write, nobody to tell
                 }
             }
-        }).start();
+            completer.submit(outcome);
+        } catch (RuntimeException | Error e) {
+            // The runner never throws; a submit after the client stopped does. The job stays
+            // running, and the rescuer takes it once this client is gone.
+            LOG.error("the outcome of job {} of queue {} cannot be written: {}", row.id(), config.queue(), e.toString());
+        } finally {
+            running.remove(row.id());
+            int free = config.maxWorkers() - active.decrementAndGet();
+            if (free >= wakeAtFree) {
+                lock.lock();
+                try {
+                    changed.signalAll();
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }
+    }
+
+    /** Ends the pool's threads, if it has one; after its jobs finished or were cancelled. */
+    void releaseThreads() {
+        if (pool != null) {
+            pool.shutdown();
+        }
     }
 
     /**

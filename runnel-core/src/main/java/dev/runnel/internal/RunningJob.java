@@ -38,8 +38,12 @@ public final class RunningJob implements JobContext {
         }
     }
 
-    /** Cancels the attempt once: marks it and interrupts its thread. */
-    void cancel(Cause cause, String reason) {
+    /**
+     * Cancels the attempt once: marks it and interrupts its thread. Synchronized with
+     * {@link #detach()}, so that a pool thread that has moved on to another job is never interrupted
+     * for this one.
+     */
+    synchronized void cancel(Cause cause, String reason) {
         if (this.cause != null) {
             return;
         }
@@ -49,6 +53,17 @@ public final class RunningJob implements JobContext {
         if (t != null) {
             t.interrupt();
         }
+    }
+
+    /**
+     * The attempt is over and its thread, a pool's, goes on to other jobs: it no longer answers to
+     * this attempt's cancel, and an interrupt meant for this attempt is cleared.
+     */
+    void detach() {
+        synchronized (this) {
+            thread = null;
+        }
+        Thread.interrupted();
     }
 
     /** The timeout this attempt was given, or null when it has none. */

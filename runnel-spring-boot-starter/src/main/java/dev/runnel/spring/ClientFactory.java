@@ -6,6 +6,7 @@ import dev.runnel.InsertMiddleware;
 import dev.runnel.InsertOptions;
 import dev.runnel.JobListener;
 import dev.runnel.JobState;
+import dev.runnel.QueueExecutor;
 import dev.runnel.PeriodicJob;
 import dev.runnel.Runnel;
 import dev.runnel.RunnelBuilder;
@@ -60,6 +61,7 @@ final class ClientFactory {
         }
         set("runnel.stop-timeout", stop, b::stopTimeout);
         b.autoMigrate(p.isAutoMigrate());
+        b.embedded(p.isEmbedded());
         set("runnel.client-id", p.getClientId(), b::clientId);
         set("runnel.job-timeout", p.getJobTimeout(), b::jobTimeout);
         set("runnel.fetch-poll-interval", p.getFetchPollInterval(), b::fetchPollInterval);
@@ -80,7 +82,16 @@ final class ClientFactory {
         for (Map.Entry<String, RunnelProperties.Queue> e : p.getQueues().entrySet()) {
             String prop = "runnel.queues." + e.getKey();
             RunnelProperties.Queue q = e.getValue();
-            set(prop, q, v -> b.queue(e.getKey(), v.getMaxWorkers(), v.getDelivery()));
+            if (q.getNice() != null && q.getExecutor() != RunnelProperties.Queue.Executor.PLATFORM) {
+                throw new IllegalArgumentException(prop + ".nice needs " + prop + ".executor=platform");
+            }
+            set(prop, q, v -> {
+                if (v.getExecutor() == null) {
+                    b.queue(e.getKey(), v.getMaxWorkers(), v.getDelivery());
+                } else {
+                    b.queue(e.getKey(), v.getMaxWorkers(), v.getDelivery(), executor(v));
+                }
+            });
             set(prop + ".global-limit", q.getGlobalLimit(), limit -> b.globalLimit(e.getKey(), limit));
             if ((q.getRateLimitJobs() == null) != (q.getRateLimitPeriod() == null)) {
                 throw new IllegalArgumentException(prop + ".rate-limit-jobs and " + prop + ".rate-limit-period go together");
@@ -165,6 +176,13 @@ final class ClientFactory {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(property + ": " + e.getMessage(), e);
         }
+    }
+
+    private static QueueExecutor executor(RunnelProperties.Queue q) {
+        return switch (q.getExecutor()) {
+            case VIRTUAL -> QueueExecutor.virtualThreads();
+            case PLATFORM -> QueueExecutor.platformThreads(q.getNice() == null ? 0 : q.getNice());
+        };
     }
 
     /** {@code args.FIELD} or {@code metadata.FIELD} with a limit. */

@@ -24,6 +24,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * runnel.queues.default.max-workers=100
  * runnel.queues.mail.max-workers=10
  * runnel.queues.mail.delivery=at-most-once
+ * runnel.queues.reports.executor=platform        # CPU-bound: a pool of max-workers platform threads
+ * runnel.queues.reports.nice=10                  # at lowered priority (Linux)
+ * runnel.embedded=true                           # every other queue's jobs at lowered priority too
  * runnel.periodic.purge.every=5m
  * runnel.periodic.purge.kind=purge
  * </pre>
@@ -44,6 +47,12 @@ public class RunnelProperties {
     private boolean autoMigrate;
     /** This client's id in the jobs it works; default host name, process id and a random suffix. */
     private String clientId;
+    /**
+     * Whether job threads run at lowered priority so that the application's requests keep their
+     * latency: queues without an executor of their own run on platform threads at nice 10 (Linux).
+     * Default false.
+     */
+    private boolean embedded;
     /** The queues this application works, by name, each with its concurrency and delivery. */
     private Map<String, Queue> queues = new LinkedHashMap<>();
     /** Periodic jobs, by name: a cron expression or an interval, and the kind and args of the job. */
@@ -118,6 +127,14 @@ public class RunnelProperties {
 
     public void setClientId(String clientId) {
         this.clientId = clientId;
+    }
+
+    public boolean isEmbedded() {
+        return embedded;
+    }
+
+    public void setEmbedded(boolean embedded) {
+        this.embedded = embedded;
     }
 
     public Map<String, Queue> getQueues() {
@@ -267,6 +284,33 @@ public class RunnelProperties {
         private Integer keyLimit;
         /** Where the key is, as args.FIELD or metadata.FIELD (with key-limit). */
         private String keyField;
+        /**
+         * What the queue's jobs run on: virtual (IO-bound jobs) or platform (a pool of max-workers
+         * platform threads, for CPU-bound jobs). Default: virtual, or with runnel.embedded=true a
+         * platform pool at nice 10.
+         */
+        private Executor executor;
+        /** The platform pool's Linux nice value, 0 (normal) to 19 (lowest); with executor=platform. Default 0. */
+        private Integer nice;
+
+        /** What a queue's jobs run on. */
+        public enum Executor { VIRTUAL, PLATFORM }
+
+        public Executor getExecutor() {
+            return executor;
+        }
+
+        public void setExecutor(Executor executor) {
+            this.executor = executor;
+        }
+
+        public Integer getNice() {
+            return nice;
+        }
+
+        public void setNice(Integer nice) {
+            this.nice = nice;
+        }
 
         public int getMaxWorkers() {
             return maxWorkers;

@@ -146,6 +146,47 @@ class RunnelAutoConfigurationTest {
                 assertThat(ctx.getStartupFailure()).hasStackTraceContaining("runnel.queues.default.key-limit: key-field must be"));
     }
 
+    /** Records, for each Ping, the thread it ran on: its name, whether virtual, and its nice value. */
+    @Configuration(proxyBeanMethods = false)
+    static class ThreadWorkers {
+        @Bean Worker<TestJobs.Ping> pingWorker() {
+            return job -> {
+                Thread t = Thread.currentThread();
+                String nice = "-";
+                if (!t.isVirtual()) {
+                    String tid = java.nio.file.Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString();
+                    String stat = java.nio.file.Files.readString(Path.of("/proc/self/task/" + tid + "/stat"));
+                    nice = stat.substring(stat.lastIndexOf(')') + 2).split(" ")[19 - 3];
+                }
+                TestJobs.WORKED.add(job.queue() + " " + (t.isVirtual() ? "virtual" : t.getName()) + " nice " + nice);
+            };
+        }
+    }
+
+    @Test
+    void queuesRunOnTheExecutorTheirPropertiesNameAndEmbeddedLowersTheRest() {
+        runner().withUserConfiguration(ThreadWorkers.class)
+                .withPropertyValues("runnel.embedded=true", "runnel.queues.default.max-workers=2",
+                        "runnel.queues.cpu.max-workers=2", "runnel.queues.cpu.executor=platform",
+                        "runnel.queues.cpu.nice=7", "runnel.queues.io.max-workers=2", "runnel.queues.io.executor=virtual")
+                .run(ctx -> {
+                    assertThat(ctx).hasNotFailed();
+                    Runnel runnel = ctx.getBean(Runnel.class);
+                    for (String queue : List.of("default", "cpu", "io")) {
+                        runnel.insert(new TestJobs.Ping(queue), dev.runnel.InsertOptions.builder().queue(queue).build());
+                    }
+                    Await.until("all three worked", () -> TestJobs.WORKED.size() == 3);
+                    assertThat(TestJobs.WORKED).containsExactlyInAnyOrder(
+                            "default runnel-default-1 nice " + dev.runnel.QueueExecutor.EMBEDDED_NICE,
+                            "cpu runnel-cpu-1 nice 7", "io virtual nice -");
+                });
+        runner().withPropertyValues("runnel.queues.default.nice=5").run(ctx ->
+                assertThat(ctx.getStartupFailure())
+                        .hasStackTraceContaining("runnel.queues.default.nice needs runnel.queues.default.executor=platform"));
+        runner().withPropertyValues("runnel.queues.default.executor=platform", "runnel.queues.default.nice=20").run(ctx ->
+                assertThat(ctx.getStartupFailure()).hasStackTraceContaining("runnel.queues.default: nice must be between 0"));
+    }
+
     @Test
     void aValueRunnelRefusesFailsTheStartWithThePropertysName() {
         runner().withPropertyValues("runnel.queues.default.max-workers=0").run(ctx ->

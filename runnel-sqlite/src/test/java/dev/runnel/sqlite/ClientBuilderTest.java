@@ -7,6 +7,7 @@ import dev.runnel.InsertOptions;
 import dev.runnel.JobArgs;
 import dev.runnel.JobEvent;
 import dev.runnel.JobState;
+import dev.runnel.QueueExecutor;
 import dev.runnel.Runnel;
 import dev.runnel.RunnelBuilder;
 import dev.runnel.RunnelException;
@@ -40,6 +41,20 @@ class ClientBuilderTest {
             assertThatThrownBy(() -> Runnel.builder().driver(d).worker(Ping.class, job -> {}).build())
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("no queue is configured").hasMessageContaining("queue(\"default\"");
+        }
+    }
+
+    @Test
+    void anEmbeddedQueueWithoutAnExecutorGetsTheLowPriorityPoolWhoseSizeIsBounded() {
+        try (SqliteDriver d = driver()) {
+            assertThatThrownBy(() -> Runnel.builder().driver(d).embedded(true).queue("big", 5_000)
+                    .worker(Ping.class, job -> {}).build())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("queue big runs on platform threads at nice " + QueueExecutor.EMBEDDED_NICE)
+                    .hasMessageContaining("QueueExecutor.virtualThreads()");
+            // Its own executor wins over the embedded default.
+            Runnel.builder().driver(d).embedded(true).queue("big", 5_000, QueueExecutor.virtualThreads())
+                    .worker(Ping.class, job -> {}).build();
         }
     }
 
