@@ -17,14 +17,23 @@ class CreationIdsTest {
     private final TreeMap<Long, Instant> jobs = new TreeMap<>();
     private final AtomicInteger probes = new AtomicInteger();
 
-    private Optional<CreationIds.Probe> probe(long id) {
-        probes.incrementAndGet();
-        Map.Entry<Long, Instant> e = jobs.ceilingEntry(id);
-        return e == null ? Optional.empty() : Optional.of(new CreationIds.Probe(e.getKey(), e.getValue()));
-    }
+    private final CreationIds.Prober prober = new CreationIds.Prober() {
+        @Override
+        public Optional<CreationIds.Probe> firstAtOrAfter(long id) {
+            probes.incrementAndGet();
+            Map.Entry<Long, Instant> e = jobs.ceilingEntry(id);
+            return e == null ? Optional.empty() : Optional.of(new CreationIds.Probe(e.getKey(), e.getValue()));
+        }
+
+        @Override
+        public long lastId() {
+            probes.incrementAndGet();
+            return jobs.isEmpty() ? 0 : jobs.lastKey();
+        }
+    };
 
     private JobListScan narrow(JobQuery query) throws SQLException {
-        return CreationIds.narrow(JobListScan.of(query), query, this::probe);
+        return CreationIds.narrow(JobListScan.of(query), query, prober);
     }
 
     @Test
@@ -37,7 +46,23 @@ class CreationIdsTest {
         // From the first job at or after 59:00 (job 354) to the last before 2:01:00 (job 725).
         assertThat(scan.fromId()).isGreaterThan(100L + 3L * 353).isLessThanOrEqualTo(100L + 3L * 354);
         assertThat(scan.toId()).isGreaterThanOrEqualTo(100L + 3L * 725).isLessThan(100L + 3L * 726);
-        assertThat(probes.get()).as("a bisection, not a walk").isLessThan(140);
+        assertThat(probes.get()).as("a few probes, not a walk: %s", probes).isLessThan(24);
+    }
+
+    @Test
+    void anUnevenRateCostsAtMostABisection() throws SQLException {
+        // A burst: half the day's jobs in its first minute, then one a minute.
+        long id = 1;
+        for (int i = 0; i < 100_000; i++) {
+            jobs.put(id++, T0.plusMillis(i / 2));
+        }
+        for (int i = 1; i <= 1_440; i++) {
+            jobs.put(id++, T0.plusSeconds(60L * i));
+        }
+        JobListScan scan = narrow(JobQuery.all().createdBetween(T0.plusSeconds(3_600 * 12), T0.plusSeconds(3_600 * 13)));
+        assertThat(scan.fromId()).isEqualTo(100_000 + 719); // 11:59, the skew before noon
+        assertThat(scan.toId()).isEqualTo(100_000 + 780); // before 13:01
+        assertThat(probes.get()).isLessThan(2 * 2 * 17 + 2);
     }
 
     @Test

@@ -29,7 +29,8 @@ import org.postgresql.PGStatement;
  * dashboard and bulk changes by query read. None of it is on the hot path.
  */
 final class PostgresQueries {
-    private static final Set<String> STATEMENTS = Set.of("JobListAscending", "JobListDescending", "JobFirstAtOrAfter", "JobCountExact",
+    private static final Set<String> STATEMENTS = Set.of("JobListAscending", "JobListDescending", "JobFirstAtOrAfter",
+            "JobLastId", "JobCountExact",
             "JobCountNotCompleted", "JobTablePages", "JobCountCompletedSampled");
     /**
      * How many of the job table's pages a fast count reads to estimate its completed jobs: {@value}
@@ -58,8 +59,9 @@ final class PostgresQueries {
         }
         return connections.run("listing jobs", c -> {
             JobListScan scan;
-            try (PreparedStatement probe = c.prepareStatement(sql.get("JobFirstAtOrAfter"))) {
-                scan = CreationIds.narrow(whole, query, id -> firstAtOrAfter(probe, id));
+            try (PreparedStatement first = c.prepareStatement(sql.get("JobFirstAtOrAfter"));
+                    PreparedStatement last = c.prepareStatement(sql.get("JobLastId"))) {
+                scan = CreationIds.narrow(whole, query, CreationIds.prober(first, last, PostgresRows::instant));
             }
             if (scan.empty()) {
                 return List.<JobRow>of();
@@ -91,14 +93,6 @@ final class PostgresQueries {
                 return scan.inQueryOrder(rows);
             }
         });
-    }
-
-    private static Optional<CreationIds.Probe> firstAtOrAfter(PreparedStatement probe, long id) throws SQLException {
-        probe.setLong(1, id);
-        try (ResultSet rs = probe.executeQuery()) {
-            return rs.next() ? Optional.of(new CreationIds.Probe(rs.getLong(1), PostgresRows.instant(rs, 2)))
-                    : Optional.empty();
-        }
     }
 
     List<JobCount> count(JobCountParams params) {

@@ -51,6 +51,10 @@ WHERE id BETWEEN ? AND ?
 ORDER BY id DESC
 LIMIT ?;
 
+-- name: JobLastId
+-- The highest id, from the end of the primary key (NULL, read as 0, when the table is empty).
+SELECT max(id) FROM {schema}.runnel_job;
+
 -- name: JobFirstAtOrAfter
 -- The job with the lowest id at or after ?, through the primary key: how CreationIds bisects the
 -- ids for a listing's creation-time window.

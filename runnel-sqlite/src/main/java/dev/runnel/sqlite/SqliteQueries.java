@@ -24,7 +24,7 @@ import java.util.Set;
 /** The listings and counts of {@link SqliteDriver}, from {@code query.sql}, on the reader connections. */
 final class SqliteQueries {
     private static final Set<String> STATEMENTS = Set.of("JobListAscending", "JobListDescending", "JobFirstAtOrAfter",
-            "JobCountByState");
+            "JobLastId", "JobCountByState");
 
     private final SqliteConnections connections;
     private final SqlFile sql;
@@ -40,14 +40,8 @@ final class SqliteQueries {
             return List.of();
         }
         return connections.read(s -> {
-            PreparedStatement probe = s.prepare(sql.get("JobFirstAtOrAfter"));
-            JobListScan scan = CreationIds.narrow(whole, query, id -> {
-                probe.setLong(1, id);
-                try (ResultSet rs = probe.executeQuery()) {
-                    return rs.next() ? Optional.of(new CreationIds.Probe(rs.getLong(1), Times.fromMicros(rs.getLong(2))))
-                            : Optional.empty();
-                }
-            });
+            JobListScan scan = CreationIds.narrow(whole, query, CreationIds.prober(s.prepare(sql.get("JobFirstAtOrAfter")),
+                    s.prepare(sql.get("JobLastId")), (rs, column) -> Times.fromMicros(rs.getLong(column))));
             if (scan.empty()) {
                 return List.<JobRow>of();
             }

@@ -33,6 +33,10 @@ WHERE id BETWEEN ?1 AND ?2
 ORDER BY id
 LIMIT ?10;
 
+-- name: JobLastId
+-- The highest id, from the end of the primary key (NULL, read as 0, when the table is empty).
+SELECT max(id) FROM runnel_job;
+
 -- name: JobFirstAtOrAfter
 -- The job with the lowest id at or after ?1, through the rowid: how CreationIds bisects the ids
 -- for a listing's creation-time window.
