@@ -7,7 +7,7 @@ import java.util.Locale;
  * A parsed {@code sqlite://} URL: {@code sqlite://path/to/file.db} (relative to the working
  * directory), {@code sqlite:///absolute/path.db} or {@code sqlite://:memory:}, with optional query
  * parameters {@code busy=fair|native} and {@code busy_timeout=D} ({@code 500ms}, {@code 5s},
- * {@code 1m}, or a bare number of milliseconds).
+ * {@code 1m}; a unit is required, as SQLite counts milliseconds where the CLI counts seconds).
  */
 record SqliteUrl(String path, SqliteBusyWait busyWait, Duration busyTimeout) {
     /** The longest busy timeout a URL may ask for; longer waits hide a stuck writer. */
@@ -60,7 +60,7 @@ record SqliteUrl(String path, SqliteBusyWait busyWait, Duration busyTimeout) {
     private static Duration busyTimeout(String value, String url) {
         Duration d = parseDuration(value);
         if (d == null || d.isNegative() || d.compareTo(MAX_BUSY_TIMEOUT) > 0) {
-            throw new IllegalArgumentException("busy_timeout must be a duration from 0 to 1h such as 500ms or 5s, was '"
+            throw new IllegalArgumentException("busy_timeout must be a duration from 0 to 1h with its unit, such as 500ms or 5s, was '"
                     + value + "' in '" + url + "'");
         }
         return d;
@@ -80,8 +80,7 @@ record SqliteUrl(String path, SqliteBusyWait busyWait, Duration busyTimeout) {
             unit = 60_000;
             digits = v.substring(0, v.length() - 1);
         } else {
-            unit = 1;
-            digits = v;
+            return null;
         }
         if (digits.isEmpty() || digits.length() > 9 || !digits.chars().allMatch(Character::isDigit)) {
             return null;

@@ -173,9 +173,9 @@ class SqliteFairWaitTest {
         assertThat(SqliteUrl.parse("sqlite:///x/a.db?busy=native&busy_timeout=5s"))
                 .isEqualTo(new SqliteUrl("/x/a.db", SqliteBusyWait.NATIVE, Duration.ofSeconds(5)));
         assertThat(SqliteUrl.parse("sqlite://a.db?busy_timeout=250ms&busy=fair").busyTimeout()).isEqualTo(Duration.ofMillis(250));
-        assertThat(SqliteUrl.parse("sqlite://a.db?busy_timeout=1500").busyTimeout()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(SqliteUrl.parse("sqlite://a.db?busy_timeout=2m").busyTimeout()).isEqualTo(Duration.ofMinutes(2));
         assertThat(SqliteUrl.parse("sqlite://:memory:?busy=native").memory()).isTrue();
-        for (String bad : List.of("sqlite://a.db?busy=polite", "sqlite://a.db?busy_timeout=soon", "sqlite://a.db?busy_timeout=-1s",
+        for (String bad : List.of("sqlite://a.db?busy=polite", "sqlite://a.db?busy_timeout=soon", "sqlite://a.db?busy_timeout=1500", "sqlite://a.db?busy_timeout=-1s",
                 "sqlite://a.db?busy_timeout=2h", "sqlite://a.db?cache=big", "sqlite://?busy=fair")) {
             assertThatThrownBy(() -> SqliteDriver.open(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
         }
