@@ -173,7 +173,8 @@ public final class SqliteContention {
 
     private List<String> command(SqliteBusyWait wait, Path file) {
         String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        return List.of(java, "-cp", System.getProperty("java.class.path"), SqliteContentionWriter.class.getName(),
+        return List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                SqliteContentionWriter.class.getName(),
                 file.toString(), wait.name(), String.valueOf(options.busyTimeout().toMillis()),
                 String.valueOf(options.threads()), String.valueOf(options.duration().toMillis()),
                 String.valueOf(options.pause().toMillis()));
