@@ -94,6 +94,12 @@ public final class SqliteContention {
                 st.execute(sql.get("NoBusyTimeout"));
                 st.execute(sql.get("SlowTable"));
             }
+            try (Statement st = slow.createStatement(); PreparedStatement write = slow.prepareStatement(sql.get("SlowWrite"))) {
+                st.execute("BEGIN IMMEDIATE"); // once untimed, so that the first timed one is not the first run
+                write.setLong(1, System.currentTimeMillis());
+                write.executeUpdate();
+                st.execute("COMMIT");
+            }
             List<BufferedReader> outputs = new ArrayList<>();
             for (int i = 0; i < options.processes(); i++) {
                 Process child = new ProcessBuilder(command(wait, file)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -139,14 +145,14 @@ public final class SqliteContention {
     /**
      * Slow transactions, one after another with a pause between, until {@code end}: each begins
      * (retrying at 1 ms while the fast writers hold the lock), writes a row, and holds the lock.
-     * Returns each one's time from asking for the lock to its commit.
+     * Returns each one's time holding the lock, from its BEGIN to its COMMIT: on a busy machine
+     * the sleep inside overshoots, and the fast writes behind it wait that long, not the nominal time.
      */
     private List<Long> runSlow(Connection slow, SqlFile sql, long end) throws SQLException, InterruptedException {
         List<Long> millis = new ArrayList<>();
         Thread.sleep(Math.min(200, options.slowGap().toMillis())); // the seed's children got 200 ms head start
         try (Statement st = slow.createStatement(); PreparedStatement write = slow.prepareStatement(sql.get("SlowWrite"))) {
             while (System.nanoTime() - end < 0) {
-                long start = System.nanoTime();
                 while (true) {
                     try {
                         st.execute("BEGIN IMMEDIATE");
@@ -155,6 +161,7 @@ public final class SqliteContention {
                         Thread.sleep(1);
                     }
                 }
+                long start = System.nanoTime();
                 write.setLong(1, System.currentTimeMillis());
                 write.executeUpdate();
                 Thread.sleep(options.slow().toMillis());

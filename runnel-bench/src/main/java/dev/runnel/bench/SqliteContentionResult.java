@@ -29,7 +29,7 @@ public record SqliteContentionResult(SqliteContention.Options options, List<Wait
      *
      * @param fastestConnection the least time one connection spent in its writes
      * @param slowestConnection the most
-     * @param slowTransactions each slow transaction's time, from asking for the lock to its commit
+     * @param slowTransactions each slow transaction's time holding the lock, BEGIN to COMMIT
      */
     public record Wait(SqliteBusyWait busyWait, long writes, long errors, double p50, double p95, double p99, double p9999,
             double max, double fastestConnection, double slowestConnection, List<Long> slowTransactions, String firstError) {
@@ -55,9 +55,15 @@ public record SqliteContentionResult(SqliteContention.Options options, List<Wait
             return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))] / 1000.0;
         }
 
-        /** No failed write, and the slowest write within the slowest slow transaction plus the margin. */
+        /** The target for p99.99: the longest slow transaction as it ran, plus the margin. */
+        public long targetMillis(SqliteContention.Options options) {
+            long longest = slowTransactions.stream().mapToLong(Long::longValue).max().orElse(options.slow().toMillis());
+            return Math.max(longest, options.slow().toMillis()) + SqliteContention.TARGET_MARGIN.toMillis();
+        }
+
+        /** No failed write, and p99.99 within the longest slow transaction plus the margin. */
         public boolean metTarget(SqliteContention.Options options) {
-            return errors == 0 && p9999 <= options.slow().toMillis() + SqliteContention.TARGET_MARGIN.toMillis();
+            return errors == 0 && p9999 <= targetMillis(options);
         }
     }
 
@@ -75,17 +81,17 @@ public record SqliteContentionResult(SqliteContention.Options options, List<Wait
         out.println("| wait | writes | errors | p50 ms | p95 ms | p99 ms | p99.99 ms | max ms | fastest conn ms | slowest conn ms | slow txns ms | target |");
         out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |");
         for (Wait w : waits) {
-            out.printf(Locale.ROOT, "| %s | %d | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %.0f | %s | %s |%n",
+            out.printf(Locale.ROOT, "| %s | %d | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %.0f | %s | %s %d ms |%n",
                     w.busyWait().urlName(), w.writes(), w.errors(), w.p50(), w.p95(), w.p99(), w.p9999(), w.max(),
                     w.fastestConnection(), w.slowestConnection(),
                     w.slowTransactions().stream().map(String::valueOf).collect(Collectors.joining(" ")),
-                    w.metTarget(options) ? "met" : "MISSED");
+                    w.metTarget(options) ? "met" : "MISSED", w.targetMillis(options));
             if (w.errors() > 0) {
                 out.printf("sqlite-contention: %s: first error: %s%n", w.busyWait().urlName(), w.firstError());
             }
         }
-        out.printf(Locale.ROOT, "sqlite-contention: target for the fair wait: no errors, p99.99 <= %d ms: %s%n",
-                options.slow().toMillis() + SqliteContention.TARGET_MARGIN.toMillis(), passed() ? "met" : "MISSED");
+        out.printf(Locale.ROOT, "sqlite-contention: target for the fair wait: no errors, p99.99 at most the longest slow"
+                + " transaction + %d ms: %s%n", SqliteContention.TARGET_MARGIN.toMillis(), passed() ? "met" : "MISSED");
     }
 
     public String toJson() {
@@ -99,11 +105,11 @@ public record SqliteContentionResult(SqliteContention.Options options, List<Wait
             b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
                     "{\"wait\":\"%s\",\"writes\":%d,\"errors\":%d,\"p50_ms\":%.2f,\"p95_ms\":%.2f,\"p99_ms\":%.2f,"
                             + "\"p99_99_ms\":%.2f,\"max_ms\":%.2f,\"fastest_connection_ms\":%.1f,\"slowest_connection_ms\":%.1f,"
-                            + "\"slow_transactions_ms\":%s,\"met_target\":%b}",
+                            + "\"slow_transactions_ms\":%s,\"target_ms\":%d,\"met_target\":%b}",
                     w.busyWait().urlName(), w.writes(), w.errors(), w.p50(), w.p95(), w.p99(), w.p9999(), w.max(),
-                    w.fastestConnection(), w.slowestConnection(), w.slowTransactions(), w.metTarget(options)));
+                    w.fastestConnection(), w.slowestConnection(), w.slowTransactions(), w.targetMillis(options), w.metTarget(options)));
         }
-        return b.append(String.format(Locale.ROOT, "],\"target_ms\":%d,\"passed\":%b}",
-                options.slow().toMillis() + SqliteContention.TARGET_MARGIN.toMillis(), passed())).toString();
+        return b.append(String.format(Locale.ROOT, "],\"target_margin_ms\":%d,\"passed\":%b}",
+                SqliteContention.TARGET_MARGIN.toMillis(), passed())).toString();
     }
 }
