@@ -6,11 +6,13 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -23,12 +25,22 @@ import org.sqlite.SQLiteException;
  * connections for reads (none for {@code :memory:}, whose data only the writer's connection sees).
  *
  * <p>SQLite's native busy handler sleeps inside native code, which pins the virtual thread's
- * carrier; so {@code busy_timeout} is 0 and SQLITE_BUSY is retried here at a constant, fair 1 ms
- * interval with a sleep that releases the carrier, up to the busy timeout.
+ * carrier, and backs off; so by default ({@link SqliteBusyWait#FAIR}) {@code busy_timeout} is 0 and
+ * SQLITE_BUSY is retried here at a constant 1 ms interval with a sleep that releases the carrier,
+ * up to the busy timeout, the writers of all processes taking turns in order of arrival through a
+ * {@link SqliteWaitQueue}. {@link SqliteBusyWait#NATIVE} leaves the waiting to SQLite, for comparison.
  */
 final class SqliteConnections implements AutoCloseable {
     /** The retry interval on SQLITE_BUSY: constant, so that no waiter is starved by backoff. */
     private static final long BUSY_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long NO_TICKET = -1;
+    /**
+     * Writes of this process one turn in the cross-process queue may serve, while more of its
+     * threads wait for the writer: without it every write of a busy process went to the back of
+     * the queue and paid a whole hand-over (a 1 ms poll), and 8 processes x 4 threads wrote a
+     * third as much as with SQLite's native handler (docs/benchmarks.md).
+     */
+    static final int MAX_WRITES_PER_TURN = 16;
 
     @FunctionalInterface
     interface Work<T> {
@@ -77,33 +89,51 @@ final class SqliteConnections implements AutoCloseable {
 
     private final String description;
     private final Duration busyTimeout;
+    private final SqliteBusyWait busyWait;
+    /** Orders the waiting writers of all processes; absent for :memory: and the native wait. */
+    private final SqliteWaitQueue waitQueue;
     private final ReentrantLock writeLock = new ReentrantLock(true);
+    /** A turn in the queue kept for the next write of this process, under {@link #writeLock}. */
+    private long heldTicket = NO_TICKET;
+    private int writesThisTurn;
     private final Session writer;
     private final ArrayBlockingQueue<Session> readers;
     private final List<Session> allReaders = new ArrayList<>();
     private volatile boolean closed;
 
-    SqliteConnections(String jdbcUrl, String description, boolean memory, int readerCount, Duration busyTimeout) {
+    SqliteConnections(String jdbcUrl, String description, Optional<Path> file, int readerCount, Duration busyTimeout,
+            SqliteBusyWait busyWait) {
+        boolean memory = file.isEmpty();
         this.description = description;
         this.busyTimeout = busyTimeout;
+        this.busyWait = busyWait;
         this.readers = new ArrayBlockingQueue<>(Math.max(1, readerCount));
+        int nativeTimeoutMs = busyWait == SqliteBusyWait.NATIVE ? (int) Math.min(Integer.MAX_VALUE, busyTimeout.toMillis()) : 0;
         try {
-            this.writer = new Session(open(jdbcUrl, memory, false));
+            this.writer = new Session(open(jdbcUrl, memory, false, nativeTimeoutMs));
             if (!memory) {
                 for (int i = 0; i < readerCount; i++) {
-                    Session reader = new Session(open(jdbcUrl, false, true));
+                    Session reader = new Session(open(jdbcUrl, false, true, nativeTimeoutMs));
                     readers.add(reader);
                     allReaders.add(reader);
                 }
             }
         } catch (SQLException e) {
+            closeAll();
             throw new RunnelException("cannot open SQLite database " + description + ": " + e.getMessage(), e);
+        }
+        try {
+            this.waitQueue = busyWait == SqliteBusyWait.FAIR && !memory ? SqliteWaitQueue.open(file.get()) : null;
+        } catch (RuntimeException e) {
+            closeAll();
+            throw e;
         }
     }
 
-    private static Connection open(String jdbcUrl, boolean memory, boolean readOnly) throws SQLException {
+    private static Connection open(String jdbcUrl, boolean memory, boolean readOnly, int busyTimeoutMs)
+            throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
-        config.setBusyTimeout(0);
+        config.setBusyTimeout(busyTimeoutMs);
         if (!memory && !readOnly) {
             config.setJournalMode(SQLiteConfig.JournalMode.WAL);
             config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
@@ -130,27 +160,74 @@ final class SqliteConnections implements AutoCloseable {
         writeLock.lock();
         try {
             checkOpen();
-            long deadline = System.nanoTime() + busyTimeout.toNanos();
-            while (true) {
-                try {
-                    if (!transaction) {
-                        return work.run(writer);
-                    }
-                    writer.exec("BEGIN IMMEDIATE");
+            if (waitQueue == null) {
+                long deadline = System.nanoTime() + busyTimeout.toNanos();
+                while (true) {
                     try {
-                        T result = work.run(writer);
-                        writer.exec("COMMIT");
-                        return result;
-                    } catch (SQLException | RuntimeException e) {
-                        rollbackQuietly();
-                        throw e;
+                        return attempt(work, transaction);
+                    } catch (SQLException e) {
+                        awaitRetry(e, deadline);
                     }
-                } catch (SQLException e) {
-                    awaitRetry(e, deadline);
                 }
             }
+            return inTurn(work, transaction);
         } finally {
             writeLock.unlock();
+        }
+    }
+
+    /**
+     * The fair wait: a write goes straight to the database unless others wait already; on
+     * SQLITE_BUSY, or behind others, it takes a ticket and tries only once its turn has come.
+     * With one process on the file the queue stays empty and costs two memory reads per write.
+     */
+    private <T> T inTurn(Work<T> work, boolean transaction) {
+        long deadline = System.nanoTime() + busyTimeout.toNanos();
+        long ticket = heldTicket != NO_TICKET ? heldTicket : waitQueue.busy() ? waitQueue.join() : NO_TICKET;
+        heldTicket = NO_TICKET;
+        boolean wrote = false;
+        try {
+            while (true) {
+                if (ticket == NO_TICKET || waitQueue.turn(ticket)) {
+                    try {
+                        T result = attempt(work, transaction);
+                        wrote = true;
+                        return result;
+                    } catch (SQLException e) {
+                        failUnlessBusy(e, deadline);
+                        if (ticket == NO_TICKET) {
+                            ticket = waitQueue.join();
+                        }
+                    }
+                } else {
+                    failIfLate(null, deadline);
+                }
+                pause();
+            }
+        } finally {
+            if (ticket != NO_TICKET) {
+                if (wrote && writeLock.hasQueuedThreads() && ++writesThisTurn < MAX_WRITES_PER_TURN) {
+                    heldTicket = ticket; // the next thread, already waiting for the writer, writes in this turn
+                } else {
+                    writesThisTurn = 0;
+                    waitQueue.leave(ticket);
+                }
+            }
+        }
+    }
+
+    private <T> T attempt(Work<T> work, boolean transaction) throws SQLException {
+        if (!transaction) {
+            return work.run(writer);
+        }
+        writer.exec("BEGIN IMMEDIATE");
+        try {
+            T result = work.run(writer);
+            writer.exec("COMMIT");
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            rollbackQuietly();
+            throw e;
         }
     }
 
@@ -182,14 +259,31 @@ final class SqliteConnections implements AutoCloseable {
     }
 
     private void awaitRetry(SQLException e, long deadline) {
+        failUnlessBusy(e, deadline);
+        pause();
+    }
+
+    /** Throws unless {@code e} is SQLITE_BUSY with time left to wait (the native wait has none left). */
+    private void failUnlessBusy(SQLException e, long deadline) {
         if (!isBusy(e)) {
             String message = "SQLite " + description + ": " + e.getMessage();
             throw dataRejected(e) ? new DataRejectedException(message, e) : new RunnelException(message, e);
         }
+        if (busyWait == SqliteBusyWait.NATIVE) {
+            throw new RunnelException("SQLite " + description + " stayed locked by another process for longer than "
+                    + busyTimeout.toMillis() + " ms (native busy wait): " + e.getMessage(), e);
+        }
+        failIfLate(e, deadline);
+    }
+
+    private void failIfLate(SQLException cause, long deadline) {
         if (System.nanoTime() - deadline > 0) {
             throw new RunnelException("SQLite " + description + " stayed locked by another process for longer than "
-                    + busyTimeout.toMillis() + " ms", e);
+                    + busyTimeout.toMillis() + " ms: database is locked", cause);
         }
+    }
+
+    private void pause() {
         try {
             // Thread.sleep unmounts a virtual thread, so waiting here pins no carrier.
             TimeUnit.NANOSECONDS.sleep(BUSY_RETRY_NANOS);
@@ -230,6 +324,16 @@ final class SqliteConnections implements AutoCloseable {
         }
     }
 
+    private void closeAll() {
+        if (writer != null) {
+            writer.close();
+        }
+        allReaders.forEach(Session::close);
+        if (waitQueue != null) {
+            waitQueue.close();
+        }
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new RunnelException("SQLite driver for " + description + " is closed");
@@ -244,8 +348,11 @@ final class SqliteConnections implements AutoCloseable {
                 return;
             }
             closed = true;
-            writer.close();
-            allReaders.forEach(Session::close);
+            if (heldTicket != NO_TICKET) {
+                waitQueue.leave(heldTicket);
+                heldTicket = NO_TICKET;
+            }
+            closeAll();
         } finally {
             writeLock.unlock();
         }

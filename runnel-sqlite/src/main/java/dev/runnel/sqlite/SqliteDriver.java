@@ -81,10 +81,11 @@ public final class SqliteDriver implements Driver {
     private final SqliteMigrations migrationTable;
     private final SqliteInserts inserts;
 
-    private SqliteDriver(String jdbcUrl, String description, boolean memory, int readers, Duration busyTimeout) {
+    private SqliteDriver(String jdbcUrl, String description, Optional<Path> file, int readers, Duration busyTimeout,
+            SqliteBusyWait busyWait) {
         this.sql = SqlFile.parse("job.sql", SqliteDriver.class.getResourceAsStream("job.sql"), JOB_STATEMENTS);
         this.migrations = MigrationFiles.load(name -> SqliteDriver.class.getResourceAsStream("migration/" + name));
-        this.connections = new SqliteConnections(jdbcUrl, description, memory, readers, busyTimeout);
+        this.connections = new SqliteConnections(jdbcUrl, description, file, readers, busyTimeout, busyWait);
         this.inserts = new SqliteInserts(sql, connections);
         this.cluster = new SqliteCluster(connections);
         this.admin = new SqliteAdmin(connections);
@@ -101,36 +102,35 @@ public final class SqliteDriver implements Driver {
 
     /** Opens the database file at {@code file}, waiting up to {@code busyTimeout} for other processes' locks. */
     public static SqliteDriver open(Path file, Duration busyTimeout) {
+        return open(file, busyTimeout, SqliteBusyWait.FAIR);
+    }
+
+    /** Opens the database file at {@code file}, waiting up to {@code busyTimeout} for other processes' locks as {@code busyWait} says. */
+    public static SqliteDriver open(Path file, Duration busyTimeout, SqliteBusyWait busyWait) {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null && !Files.isDirectory(parent)) {
             throw new IllegalArgumentException("SQLite database directory does not exist: " + parent);
         }
-        return new SqliteDriver("jdbc:sqlite:" + file, file.toString(), false, DEFAULT_READERS, busyTimeout);
+        if (busyTimeout.isNegative() || busyWait == null) {
+            throw new IllegalArgumentException("need a busy wait and a busy timeout of 0 or more, was " + busyTimeout);
+        }
+        return new SqliteDriver("jdbc:sqlite:" + file, file.toString(), Optional.of(file.toAbsolutePath()),
+                DEFAULT_READERS, busyTimeout, busyWait);
     }
 
     /** Opens a new, private in-memory database; it lives as long as this driver. */
     public static SqliteDriver openMemory() {
-        return new SqliteDriver("jdbc:sqlite::memory:", ":memory:", true, 0, Duration.ofMillis(DEFAULT_BUSY_TIMEOUT_MS));
+        return new SqliteDriver("jdbc:sqlite::memory:", ":memory:", Optional.empty(), 0,
+                Duration.ofMillis(DEFAULT_BUSY_TIMEOUT_MS), SqliteBusyWait.FAIR);
     }
 
     /**
-     * Opens {@code sqlite://path/to/file.db} (relative to the working directory),
-     * {@code sqlite:///absolute/path.db} or {@code sqlite://:memory:}.
+     * Opens {@code sqlite://path/to/file.db} (relative), {@code sqlite:///absolute/path.db} or
+     * {@code sqlite://:memory:}, with optional {@code ?busy=fair|native&busy_timeout=5s} (see {@link SqliteBusyWait}).
      */
     public static SqliteDriver open(String url) {
-        if (!url.startsWith("sqlite://")) {
-            throw new IllegalArgumentException("a SQLite URL starts with sqlite://, was '" + url
-                    + "' (for a file path, SqliteDriver.open(Path.of(\"" + url + "\")))");
-        }
-        String path = url.substring("sqlite://".length());
-        int query = path.indexOf('?');
-        if (query >= 0) {
-            path = path.substring(0, query);
-        }
-        if (path.isBlank()) {
-            throw new IllegalArgumentException("a SQLite URL needs a file path or :memory:, was '" + url + "'");
-        }
-        return path.equals(":memory:") ? openMemory() : open(Path.of(path));
+        SqliteUrl parsed = SqliteUrl.parse(url);
+        return parsed.memory() ? openMemory() : open(Path.of(parsed.path()), parsed.busyTimeout(), parsed.busyWait());
     }
 
     @Override
