@@ -8,9 +8,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /** The job administration of {@link PostgresDriver}, one statement each, from {@code admin.sql}. */
 final class PostgresAdmin {
@@ -94,35 +97,61 @@ final class PostgresAdmin {
         });
     }
 
+    /**
+     * How long building a search index may take: {@value #INDEX_BUILD_HOURS} hours, in place of the
+     * driver's socket timeout (seconds), as it reads the whole table while writes go on.
+     */
+    static final int INDEX_BUILD_HOURS = 2;
+
+    /** The valid search indexes; an invalid one (a build that failed) is not listed. */
     Set<SearchIndex> searchIndexList() {
+        Set<SearchIndex> present = EnumSet.noneOf(SearchIndex.class);
+        searchIndexStates().forEach((index, valid) -> {
+            if (valid) {
+                present.add(index);
+            }
+        });
+        return present;
+    }
+
+    private Map<SearchIndex, Boolean> searchIndexStates() {
         return connections.run("listing the search indexes", c -> {
-            Set<SearchIndex> present = EnumSet.noneOf(SearchIndex.class);
+            Map<SearchIndex, Boolean> states = new EnumMap<>(SearchIndex.class);
             try (PreparedStatement ps = c.prepareStatement(sql.get("SearchIndexList"))) {
                 ps.setString(1, schema.name());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        present.add(SearchIndex.named(rs.getString(1).substring("runnel_job_".length())));
+                        states.put(SearchIndex.named(rs.getString(1).substring("runnel_job_".length())), rs.getBoolean(2));
                     }
                 }
             }
-            return present;
+            return states;
         });
     }
 
+    /** Creates {@code index}; one left invalid by a build that failed is dropped and built again. */
     void searchIndexCreate(SearchIndex index) {
-        execute("creating the " + index.cliName() + " search index", index == SearchIndex.KIND
+        if (Boolean.FALSE.equals(searchIndexStates().get(index))) {
+            searchIndexDrop(index);
+        }
+        build("creating the " + index.cliName() + " search index", index == SearchIndex.KIND
                 ? "SearchIndexKindCreate" : "SearchIndexArgsCreate");
     }
 
     void searchIndexDrop(SearchIndex index) {
-        execute("dropping the " + index.cliName() + " search index", index == SearchIndex.KIND
+        build("dropping the " + index.cliName() + " search index", index == SearchIndex.KIND
                 ? "SearchIndexKindDrop" : "SearchIndexArgsDrop");
     }
 
-    private void execute(String what, String statement) {
+    /** Runs a concurrent index statement, with the socket timeout lifted to the build's for its duration. */
+    private void build(String what, String statement) {
         connections.run(what, c -> {
+            int before = c.getNetworkTimeout();
+            c.setNetworkTimeout(Runnable::run, (int) TimeUnit.HOURS.toMillis(INDEX_BUILD_HOURS));
             try (Statement st = c.createStatement()) {
                 st.execute(sql.get(statement));
+            } finally {
+                c.setNetworkTimeout(Runnable::run, before);
             }
             return null;
         });

@@ -59,9 +59,14 @@ WHERE j.id = ? AND o.unique_key IS NOT NULL AND o.unique_states IS NOT NULL
 DELETE FROM {schema}.runnel_job WHERE id = ANY (?::bigint[]) AND state <> 'running' RETURNING id;
 
 -- name: SearchIndexList
--- Which of the optional search indexes (SearchIndex) the job table has, by name.
-SELECT indexname FROM pg_indexes
-WHERE schemaname = ? AND tablename = 'runnel_job' AND indexname IN ('runnel_job_kind', 'runnel_job_args');
+-- Which of the optional search indexes (SearchIndex) the job table has, by name, and whether each
+-- is valid: a CREATE INDEX CONCURRENTLY that failed leaves an invalid index, which serves no query
+-- but is still written by every insert.
+SELECT c.relname, i.indisvalid
+FROM pg_index i
+JOIN pg_class c ON c.oid = i.indexrelid
+JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = ? AND c.relname IN ('runnel_job_kind', 'runnel_job_args');
 
 -- name: SearchIndexKindCreate
 -- A rare kind's jobs, newest first, without walking the ids: every job pays an entry at insert.
