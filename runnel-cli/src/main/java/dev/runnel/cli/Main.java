@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 @Command(name = "runnel", mixinStandardHelpOptions = true, version = "runnel 0.1.0",
         description = "Runnel: a durable background-job system for Java.",
         subcommands = {MigrateCommand.class, JobsCommand.class, QueuesCommand.class, PeriodicCommand.class, BenchCommand.class,
-                DrainCommand.class, ChurnCommand.class, QueryBenchCommand.class, ScenarioCommand.class, DemoCommand.class,
+                DrainCommand.class, ChurnCommand.class, QueryBenchCommand.class, ScenarioCommand.class, DemoCommand.class, ServeCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main {
     /**
