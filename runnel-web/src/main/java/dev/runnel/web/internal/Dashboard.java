@@ -149,8 +149,10 @@ public final class Dashboard implements HttpHandler {
                     pages.jobs(req, page(req, "Jobs", "jobs"), false);
                 } else if (s.get(1).equals("confirm")) {
                     pages.confirm(req, page(req, "Confirm", "jobs"));
-                } else {
+                } else if (s.size() == 2) {
                     pages.job(req, page(req, "Job " + s.get(1), "jobs"), JsonApi.id(s.get(1)));
+                } else {
+                    throw new NotFoundException("no page " + req.path);
                 }
             }
             case "queues" -> pages.queues(req, page(req, "Queues", "queues"));

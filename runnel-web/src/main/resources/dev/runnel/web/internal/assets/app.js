@@ -33,5 +33,6 @@
     load();
     setInterval(load, 15000);
   }
-  if (document.readyState === 'loading') { document.addEventListener('DOMContentLoaded', chart); } else { chart(); }
+  // After every deferred script, uPlot's among them, has run.
+  if (document.readyState === 'complete') { chart(); } else { window.addEventListener('load', chart); }
 })();
