@@ -176,6 +176,25 @@ abstract class DashboardApiScenario {
     }
 
     @Test
+    void listsPeriodicJobsWithTheirNextRunAndPausesThem() throws Exception {
+        web.runnel.periodic().upsert(dev.runnel.PeriodicJob.of("nightly", dev.runnel.Schedule.cron("0 3 * * *"),
+                "greet", "{\"name\":\"night\"}"));
+        JsonNode listed = web.getJson("/api/periodic");
+        assertThat(listed).hasSize(1);
+        assertThat(listed.get(0).get("schedule").asText()).isEqualTo("0 3 * * *");
+        assertThat(java.time.Instant.parse(listed.get(0).get("next_run").asText())).isAfter(java.time.Instant.now());
+
+        web.postJson("/api/periodic/nightly/pause", "");
+        JsonNode paused = web.getJson("/api/periodic").get(0);
+        assertThat(paused.get("paused").asBoolean()).isTrue();
+        assertThat(paused.get("next_run").isNull()).isTrue();
+        assertThat(web.get("/periodic").body()).contains("nightly").contains(">Resume<");
+        web.postJson("/api/periodic/nightly/resume", "");
+        assertThat(web.runnel.periodic().get("nightly").orElseThrow().paused()).isFalse();
+        assertThat(web.getJson("/api/audit").get(0).get("action").asText()).isEqualTo("periodic.resume");
+    }
+
+    @Test
     void servesTheHtmlPages() throws Exception {
         long id = web.insertLater(new Greet("page"), "default");
         for (String path : List.of("/", "/jobs", "/jobs?state=scheduled&queue=default", "/jobs/" + id, "/queues",

@@ -12,7 +12,6 @@ import dev.runnel.web.internal.Operations.JobAction;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,6 +37,7 @@ public final class Dashboard implements HttpHandler {
     private final Assets assets = new Assets();
     private final Operations ops;
     private final Throughput throughput;
+    private final Snapshots data;
     private final HtmlPages pages;
     private final JsonApi api;
     private ScheduledExecutorService sampler;
@@ -47,7 +47,7 @@ public final class Dashboard implements HttpHandler {
         this.csrf = new Csrf(secret);
         this.ops = new Operations(runnel, clock);
         this.throughput = new Throughput(runnel.jobs(), clock);
-        Snapshots data = new Snapshots(runnel, clock);
+        this.data = new Snapshots(runnel, clock);
         this.pages = new HtmlPages(runnel, data, ops);
         this.api = new JsonApi(runnel, data, ops, throughput, csrf, clock);
     }
@@ -125,12 +125,20 @@ public final class Dashboard implements HttpHandler {
         } else if (!req.method().equals("GET") && !req.method().equals("HEAD")) {
             throw new IllegalArgumentException("method " + req.method() + " is not allowed here");
         }
-        if (isApi) {
-            api.handle(req, s.subList(1, s.size()));
+        if (req.isPost()) {
+            try {
+                if (isApi) {
+                    api.handle(req, s.subList(1, s.size()));
+                } else {
+                    post(req, s);
+                }
+            } finally {
+                data.changed();
+            }
             return;
         }
-        if (req.isPost()) {
-            post(req, s);
+        if (isApi) {
+            api.handle(req, s.subList(1, s.size()));
             return;
         }
         String first = s.isEmpty() ? "" : s.getFirst();
@@ -210,9 +218,5 @@ public final class Dashboard implements HttpHandler {
         } else {
             pages.error(req, page, status, message == null ? "error" : message);
         }
-    }
-
-    static String ids(long[] ids) {
-        return Arrays.toString(ids);
     }
 }

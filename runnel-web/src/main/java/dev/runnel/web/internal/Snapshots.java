@@ -21,8 +21,18 @@ final class Snapshots {
     /** Running jobs read to count each client's: running jobs are few, and read through their own index. */
     private static final int RUNNING_SCAN = JobQuery.MAX_LIMIT;
 
+    /**
+     * How long one reading of the counts serves every page and refresh: many open tabs polling
+     * every few seconds then cost the database one count, not one each. The counts take tens of
+     * milliseconds on 10 million jobs (docs/benchmarks.md), most of a page's time.
+     */
+    static final java.time.Duration COUNTS_FRESH = java.time.Duration.ofSeconds(2);
+
+    private record Cached(Instant at, Views.Counts counts) {}
+
     private final Runnel runnel;
     private final Clock clock;
+    private volatile Cached cached;
 
     Snapshots(Runnel runnel, Clock clock) {
         this.runnel = runnel;
@@ -30,7 +40,18 @@ final class Snapshots {
     }
 
     Views.Counts counts() {
-        return Views.Counts.of(runnel.jobs().counts());
+        Instant now = clock.instant();
+        Cached c = cached;
+        if (c == null || c.at().plus(COUNTS_FRESH).isBefore(now) || c.at().isAfter(now)) {
+            c = new Cached(now, Views.Counts.of(runnel.jobs().counts()));
+            cached = c;
+        }
+        return c.counts();
+    }
+
+    /** Forgets the counts after a change, so the page the change redirects to shows its effect. */
+    void changed() {
+        cached = null;
     }
 
     List<QueueView> queues() {
