@@ -96,6 +96,19 @@ class DashboardBrowserTest {
         long another = web.insert(new Greet("Margaret"));
         web.awaitState(another, JobState.COMPLETED);
         wait.until(ExpectedConditions.textToBe(By.cssSelector("#counts .num[data-state=completed]"), "5"));
+        // The chart counts what finished between its samples (every 5 s): wait for them to see every job.
+        Await.until("the chart counts the finished jobs", () -> {
+            try {
+                var chart = web.getJson("/api/throughput");
+                long completed = chart.get("completed").valueStream().mapToLong(n -> n.asLong()).sum();
+                long discarded = chart.get("failed").valueStream().mapToLong(n -> n.asLong()).sum();
+                return completed == 5 && discarded == 2;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        browser.navigate().refresh();
+        wait.until(d -> !d.findElements(By.cssSelector("#chart .uplot")).isEmpty());
         screenshot("overview");
 
         // The jobs list, filtered by kind through its form.
