@@ -51,6 +51,19 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Flags.between("--port", port, 0, 65_535);
+        // Every flag is checked before the database is opened.
+        java.util.List<Account> accounts = new java.util.ArrayList<>();
+        for (String account : operators) {
+            accounts.add(Account.parse("--user", account, WebRole.OPERATOR));
+        }
+        for (String account : readers) {
+            accounts.add(Account.parse("--read-only-user", account, WebRole.READ_ONLY));
+        }
+        try {
+            java.net.InetAddress.getByName(bind);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalArgumentException("--bind " + bind + " is not an address of this machine");
+        }
         PrintWriter out = spec.commandLine().getOut();
         RunnelBuilder builder = Runnel.builder().driver(database.open()).autoMigrate(true).stopOnShutdown(true);
         if (demoWorkers) {
@@ -58,12 +71,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         Runnel runnel = builder.build();
         RunnelWeb.Builder web = RunnelWeb.builder(runnel).port(port).bind(bind);
-        for (String account : operators) {
-            addUser(web, "--user", account, WebRole.OPERATOR);
-        }
-        for (String account : readers) {
-            addUser(web, "--read-only-user", account, WebRole.READ_ONLY);
-        }
+        accounts.forEach(a -> web.basicAuth(a.name(), a.password(), a.role()));
         RunnelWeb dashboard = web.build();
         CountDownLatch stop = new CountDownLatch(1);
         CountDownLatch closed = new CountDownLatch(1);
@@ -93,11 +101,14 @@ final class ServeCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static void addUser(RunnelWeb.Builder web, String flag, String account, WebRole role) {
-        int colon = account.indexOf(':');
-        if (colon <= 0 || colon == account.length() - 1) {
-            throw new IllegalArgumentException(flag + " must be NAME:PASSWORD, was " + account.replaceAll(":.*", ":…"));
+    /** A basic-auth account from its flag. */
+    private record Account(String name, String password, WebRole role) {
+        static Account parse(String flag, String account, WebRole role) {
+            int colon = account.indexOf(':');
+            if (colon <= 0 || colon == account.length() - 1) {
+                throw new IllegalArgumentException(flag + " must be NAME:PASSWORD, was " + account.replaceAll(":.*", ":..."));
+            }
+            return new Account(account.substring(0, colon), account.substring(colon + 1), role);
         }
-        web.basicAuth(account.substring(0, colon), account.substring(colon + 1), role);
     }
 }
