@@ -144,6 +144,10 @@ abstract class DashboardApiScenario {
         assertThat(web.runnel.jobs().get(a).orElseThrow().state()).isEqualTo(JobState.CANCELLED);
         assertThat(web.runnel.jobs().get(c).orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
 
+        JsonNode toDelete = web.getJson("/api/jobs/count?state=scheduled&queue=other");
+        assertThat(toDelete.get("count").asLong()).isEqualTo(2);
+        assertThat(toDelete.get("at_least").asBoolean()).isFalse();
+        assertThat(web.getJson("/api/jobs/count?state=cancelled").get("count").asLong()).isEqualTo(2);
         JsonNode byFilter = web.postJson("/api/jobs/bulk",
                 "{\"action\":\"delete\",\"filter\":{\"state\":\"scheduled\",\"queue\":\"other\"}}");
         assertThat(byFilter.get("changed").asLong()).isEqualTo(2);

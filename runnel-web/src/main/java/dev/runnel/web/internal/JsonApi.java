@@ -53,6 +53,10 @@ final class JsonApi {
                 case "jobs" -> {
                     if (s.size() == 1) {
                         jobs(req);
+                    } else if (s.get(1).equals("count")) {
+                        // What a bulk change by this filter would touch, as the confirmation page shows it.
+                        Operations.Matches m = ops.count(JobFilter.from(req));
+                        send(req, Map.of("count", m.count(), "at_least", m.atLeast()));
                     } else {
                         long id = id(s.get(1));
                         send(req, Json.job(runnel.jobs().get(id).orElseThrow(() -> new NotFoundException("no job " + id))));

@@ -119,8 +119,9 @@ final class Req {
         headers.set("X-Frame-Options", "DENY");
         headers.set("Cache-Control", contentType.startsWith("text/html") || contentType.startsWith("application/json")
                 ? "no-store" : "max-age=3600");
-        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-        if (bytes.length > 0) {
+        boolean head = "HEAD".equals(method());
+        exchange.sendResponseHeaders(status, bytes.length == 0 || head ? -1 : bytes.length);
+        if (bytes.length > 0 && !head) {
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(bytes);
             }
