@@ -158,6 +158,17 @@ class DashboardBrowserTest {
         String audit = browser.findElement(By.tagName("table")).getText();
         assertThat(audit).contains("job.retry").contains("jobs.cancel.selected").contains("queue.pause");
 
+        // Dark, when the system prefers it.
+        String light = (String) browser.executeScript("return getComputedStyle(document.body).backgroundColor");
+        browser.executeCdpCommand("Emulation.setEmulatedMedia", java.util.Map.of("features",
+                List.of(java.util.Map.of("name", "prefers-color-scheme", "value", "dark"))));
+        browser.get(web.url("/jobs"));
+        String dark = (String) browser.executeScript("return getComputedStyle(document.body).backgroundColor");
+        assertThat(dark).isNotEqualTo(light).isEqualTo("rgb(21, 23, 28)");
+        screenshot("jobs-dark");
+        browser.executeCdpCommand("Emulation.setEmulatedMedia", java.util.Map.of("features",
+                List.of(java.util.Map.of("name", "prefers-color-scheme", "value", "light"))));
+
         // The phone-width overview still fits.
         browser.manage().window().setSize(new Dimension(390, 844));
         browser.get(web.url("/"));
