@@ -4,6 +4,7 @@ module dev.runnel.cli {
     requires dev.runnel.sqlite;
     requires dev.runnel.postgres;
     requires dev.runnel.bench;
+    requires dev.runnel.web;
     requires info.picocli;
     requires com.fasterxml.jackson.databind;
     requires org.slf4j;

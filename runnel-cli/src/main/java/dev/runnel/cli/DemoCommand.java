@@ -7,6 +7,7 @@ import dev.runnel.JobSnooze;
 import dev.runnel.JobState;
 import dev.runnel.Runnel;
 import dev.runnel.RunnelBuilder;
+import dev.runnel.web.RunnelWeb;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,6 +40,10 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--duration", paramLabel = "D", converter = DurationConverter.class,
             description = "Stop after this long (e.g. 30s). Default: until Ctrl-C.")
     Duration duration;
+
+    @Option(names = "--port", paramLabel = "P", defaultValue = "8080",
+            description = "The dashboard's port on 127.0.0.1, 0 for any free one (default: ${DEFAULT-VALUE}).")
+    int port;
 
     /** Succeeds after a short pause, like sending an email. */
     record SendEmail(String to, String subject) implements JobArgs {
@@ -86,26 +91,12 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         String url = database.resolved();
-        Runnel runnel = Runnel.builder()
+        Runnel runnel = withWorkers(Runnel.builder()
                 .driver(database.open())
                 .autoMigrate(true)
-                .stopOnShutdown(true)
-                .queue("default", 20)
-                .worker(SendEmail.class, job -> pause(20, 150))
-                .worker(SyncInventory.class, job -> {
-                    pause(10, 50);
-                    if (job.attempt() == 1) {
-                        throw new IllegalStateException("inventory service timed out (the retry will succeed)");
-                    }
-                })
-                .worker(ChargeCard.class, job -> {
-                    if (job.attempt() == 1 && job.errors().isEmpty() && job.row().scheduledAt().equals(job.createdAt())) {
-                        throw new JobSnooze(Duration.ofSeconds(3));
-                    }
-                    pause(5, 30);
-                })
-                .worker(BuildReport.class, job -> pause(100, 300))
+                .stopOnShutdown(true))
                 .build();
+        RunnelWeb web = null;
         CountDownLatch done = new CountDownLatch(1);
         CountDownLatch closed = new CountDownLatch(1);
         // Ctrl-C: the client's own shutdown hook stops it gracefully (every outcome written, the
@@ -122,7 +113,9 @@ final class DemoCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             runnel.start();
+            web = RunnelWeb.builder(runnel).port(port).build().start();
             out.println("demo: working jobs in " + dev.runnel.Drivers.redact(url) + " (Ctrl-C to stop)");
+            out.println("demo: dashboard at " + web.url());
             Thread feeder = Thread.ofPlatform().name("demo-feeder").daemon().start(() -> feed(runnel, done));
             long end = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
             while (System.nanoTime() < end && !done.await(
@@ -134,6 +127,9 @@ final class DemoCommand implements Callable<Integer> {
             runnel.stop(RunnelBuilder.DEFAULT_STOP_TIMEOUT);
             out.println("demo: stopped; " + summary(runnel));
         } finally {
+            if (web != null) {
+                web.close();
+            }
             runnel.close();
             closed.countDown();
         }
@@ -143,6 +139,26 @@ final class DemoCommand implements Callable<Integer> {
             // the hook is running and waits for us
         }
         return 0;
+    }
+
+    /** The demo's queue and workers, on {@code builder}: {@code runnel serve --demo-workers} runs them too. */
+    static RunnelBuilder withWorkers(RunnelBuilder builder) {
+        return builder
+                .queue("default", 20)
+                .worker(SendEmail.class, job -> pause(20, 150))
+                .worker(SyncInventory.class, job -> {
+                    pause(10, 50);
+                    if (job.attempt() == 1) {
+                        throw new IllegalStateException("inventory service timed out (the retry will succeed)");
+                    }
+                })
+                .worker(ChargeCard.class, job -> {
+                    if (job.attempt() == 1 && job.errors().isEmpty() && job.row().scheduledAt().equals(job.createdAt())) {
+                        throw new JobSnooze(Duration.ofSeconds(3));
+                    }
+                    pause(5, 30);
+                })
+                .worker(BuildReport.class, job -> pause(100, 300));
     }
 
     private static void feed(Runnel runnel, CountDownLatch done) {

@@ -12,9 +12,9 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "runnel", mixinStandardHelpOptions = true, version = "runnel 0.1.0",
         description = "Runnel: a durable background-job system for Java.",
-        subcommands = {MigrateCommand.class, JobsCommand.class, QueuesCommand.class, PeriodicCommand.class, IndexesCommand.class,
-                BenchCommand.class,
-                DrainCommand.class, ChurnCommand.class, QueryBenchCommand.class, ScenarioCommand.class, DemoCommand.class,
+        subcommands = {MigrateCommand.class, JobsCommand.class, QueuesCommand.class, PeriodicCommand.class,
+                IndexesCommand.class, ServeCommand.class, DemoCommand.class, ScenarioCommand.class, BenchCommand.class,
+                DrainCommand.class, ChurnCommand.class, QueryBenchCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main {
     /**

@@ -1,5 +1,6 @@
 package dev.runnel.driver;
 
+import dev.runnel.AuditRow;
 import dev.runnel.ClientRow;
 import dev.runnel.InsertResult;
 import dev.runnel.JobCount;
@@ -287,6 +288,12 @@ public interface Driver extends AutoCloseable {
      * nothing; false, changing nothing, when the job is no longer as read or the lease is not held.
      */
     boolean periodicEnqueue(PeriodicEnqueueParams params);
+
+    /** Adds an entry to the audit log; returns its id. */
+    long auditInsert(AuditInsertParams params);
+
+    /** Up to {@code limit} audit entries newest first, those with ids below {@code beforeId} (0: from the newest). */
+    List<AuditRow> auditList(long beforeId, int limit);
 
     // ---- notifications ----
 

@@ -124,6 +124,7 @@ public final class PostgresDriver implements Driver {
     private final PostgresCluster cluster;
     private final PostgresAdmin admin;
     private final PostgresPeriodic periodic;
+    private final PostgresAudit audit;
     private final PostgresQueries queries;
     private final PostgresMigrations migrations;
     private final PostgresListener.ConnectionSource listenerSource;
@@ -141,6 +142,7 @@ public final class PostgresDriver implements Driver {
         this.cluster = new PostgresCluster(schema, connections);
         this.admin = new PostgresAdmin(schema, connections);
         this.periodic = new PostgresPeriodic(schema, connections);
+        this.audit = new PostgresAudit(schema, connections);
         this.queries = new PostgresQueries(schema, connections);
         this.migrations = new PostgresMigrations(schema, connections);
         this.listenerSource = listenerSource;
@@ -445,6 +447,16 @@ public final class PostgresDriver implements Driver {
     @Override
     public boolean periodicEnqueue(PeriodicEnqueueParams params) {
         return periodic.enqueue(params);
+    }
+
+    @Override
+    public long auditInsert(dev.runnel.driver.AuditInsertParams params) {
+        return audit.insert(params);
+    }
+
+    @Override
+    public List<dev.runnel.AuditRow> auditList(long beforeId, int limit) {
+        return audit.list(beforeId, limit);
     }
 
     // ---- notifications ----

@@ -77,6 +77,7 @@ public final class SqliteDriver implements Driver {
     private final SqliteAdmin admin;
     private final SqliteCleaner cleaner;
     private final SqlitePeriodic periodic;
+    private final SqliteAudit audit;
     private final SqliteQueries queries;
     private final SqliteMigrations migrationTable;
     private final SqliteInserts inserts;
@@ -91,6 +92,7 @@ public final class SqliteDriver implements Driver {
         this.admin = new SqliteAdmin(connections);
         this.cleaner = new SqliteCleaner(connections, sql);
         this.periodic = new SqlitePeriodic(connections);
+        this.audit = new SqliteAudit(connections);
         this.queries = new SqliteQueries(connections);
         this.migrationTable = new SqliteMigrations(connections);
     }
@@ -548,6 +550,16 @@ public final class SqliteDriver implements Driver {
     @Override
     public boolean periodicEnqueue(PeriodicEnqueueParams params) {
         return periodic.enqueue(params);
+    }
+
+    @Override
+    public long auditInsert(dev.runnel.driver.AuditInsertParams params) {
+        return audit.insert(params);
+    }
+
+    @Override
+    public List<dev.runnel.AuditRow> auditList(long beforeId, int limit) {
+        return audit.list(beforeId, limit);
     }
 
     // ---- reading ----

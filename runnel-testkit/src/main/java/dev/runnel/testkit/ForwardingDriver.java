@@ -289,4 +289,14 @@ public class ForwardingDriver implements Driver {
     public void close() {
         delegate.close();
     }
+
+    @Override
+    public long auditInsert(dev.runnel.driver.AuditInsertParams params) {
+        return delegate.auditInsert(params);
+    }
+
+    @Override
+    public List<dev.runnel.AuditRow> auditList(long beforeId, int limit) {
+        return delegate.auditList(beforeId, limit);
+    }
 }

@@ -1,0 +1,54 @@
+package dev.runnel.sqlite;
+
+import dev.runnel.AuditRow;
+import dev.runnel.driver.AuditInsertParams;
+import dev.runnel.driver.SqlFile;
+import dev.runnel.driver.Times;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/** The audit-log operations of {@link SqliteDriver}, from {@code audit.sql}. */
+final class SqliteAudit {
+    private final SqliteConnections connections;
+    private final SqlFile sql;
+
+    SqliteAudit(SqliteConnections connections) {
+        this.connections = connections;
+        this.sql = SqlFile.parse("audit.sql", SqliteAudit.class.getResourceAsStream("audit.sql"),
+                Set.of("AuditInsert", "AuditList"));
+    }
+
+    long insert(AuditInsertParams p) {
+        return connections.write(s -> {
+            PreparedStatement ps = s.prepare(sql.get("AuditInsert"));
+            ps.setLong(1, Times.toMicros(p.at()));
+            ps.setString(2, p.actor());
+            ps.setString(3, p.action());
+            ps.setString(4, p.target());
+            ps.setLong(5, p.count());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+    }
+
+    List<AuditRow> list(long beforeId, int limit) {
+        return connections.read(s -> {
+            PreparedStatement ps = s.prepare(sql.get("AuditList"));
+            ps.setLong(1, beforeId <= 0 ? Long.MAX_VALUE : beforeId);
+            ps.setInt(2, limit);
+            List<AuditRow> rows = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(new AuditRow(rs.getLong(1), Times.fromMicros(rs.getLong(2)), rs.getString(3),
+                            rs.getString(4), rs.getString(5), rs.getLong(6)));
+                }
+            }
+            return rows;
+        });
+    }
+}

@@ -1,0 +1,168 @@
+package dev.runnel.web;
+
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
+import dev.runnel.Runnel;
+import dev.runnel.web.internal.BasicAuth;
+import dev.runnel.web.internal.Dashboard;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.security.SecureRandom;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Runnel's dashboard and its JSON API, for a {@link Runnel} client (one that only inserts will do):
+ * on its own port on the JDK's HTTP server, a virtual thread per request,
+ * <pre>{@code
+ * try (RunnelWeb web = RunnelWeb.builder(runnel).port(8080).build().start()) {
+ *     System.out.println("dashboard at " + web.url());
+ *     ...
+ * }
+ * }</pre>
+ * or mounted under a path of the application's own server with {@link #handler()}:
+ * {@code server.createContext("/runnel", web.handler())}.
+ *
+ * <p>It binds to 127.0.0.1 unless told otherwise. Without an authenticator every request is an
+ * operator named {@code local}; with {@link Builder#basicAuth} or {@link Builder#authenticator} each
+ * request must name its user. Every change is a POST carrying a CSRF token, and is written to the
+ * audit log.
+ */
+public final class RunnelWeb implements AutoCloseable {
+    /** The port when none is given: {@value}. */
+    public static final int DEFAULT_PORT = 8080;
+    /** The address bound when none is given: the loopback address only. */
+    public static final String DEFAULT_BIND = "127.0.0.1";
+
+    private final Dashboard dashboard;
+    private final InetSocketAddress address;
+    private HttpServer server;
+    private ExecutorService executor;
+
+    private RunnelWeb(Dashboard dashboard, InetSocketAddress address) {
+        this.dashboard = dashboard;
+        this.address = address;
+    }
+
+    /** A builder for a dashboard of {@code runnel}'s database. */
+    public static Builder builder(Runnel runnel) {
+        if (runnel == null) {
+            throw new IllegalArgumentException("runnel must not be null");
+        }
+        return new Builder(runnel);
+    }
+
+    /**
+     * The dashboard as a handler to mount in another {@link HttpServer} under any path: it finds
+     * its prefix from the context it is mounted at, and its links follow.
+     */
+    public HttpHandler handler() {
+        return dashboard;
+    }
+
+    /** Starts its own server on the builder's address and port; returns this. */
+    public synchronized RunnelWeb start() {
+        if (server != null) {
+            throw new IllegalStateException("the dashboard is started already");
+        }
+        try {
+            server = HttpServer.create(address, 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on " + address + ": " + e.getMessage(), e);
+        }
+        executor = Executors.newVirtualThreadPerTaskExecutor();
+        server.setExecutor(executor);
+        server.createContext("/", dashboard);
+        server.start();
+        dashboard.start();
+        return this;
+    }
+
+    /** The port it listens on (the one chosen, when the builder asked for port 0); -1 before start. */
+    public synchronized int port() {
+        return server == null ? -1 : server.getAddress().getPort();
+    }
+
+    /** Where it serves, such as {@code http://127.0.0.1:8080/}. */
+    public synchronized String url() {
+        String host = address.getAddress().isAnyLocalAddress() ? "127.0.0.1" : address.getAddress().getHostAddress();
+        return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port() + "/";
+    }
+
+    /** Stops its server (within a second for requests in flight) and its sampler. Idempotent. */
+    @Override
+    public synchronized void close() {
+        dashboard.stop();
+        if (server != null) {
+            server.stop(1);
+            executor.close();
+            server = null;
+        }
+    }
+
+    /** Settings of a {@link RunnelWeb}; each has a default. */
+    public static final class Builder {
+        private final Runnel runnel;
+        private int port = DEFAULT_PORT;
+        private String bind = DEFAULT_BIND;
+        private Optional<Authenticator> authenticator = Optional.empty();
+        private final Map<String, BasicAuth.Account> accounts = new LinkedHashMap<>();
+
+        private Builder(Runnel runnel) {
+            this.runnel = runnel;
+        }
+
+        /** The port to listen on, 0 for any free one; default {@value #DEFAULT_PORT}. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("port must be between 0 and 65535, was " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** The address to bind, such as {@code 0.0.0.0} for every interface; default {@value #DEFAULT_BIND}. */
+        public Builder bind(String address) {
+            if (address == null || address.isBlank()) {
+                throw new IllegalArgumentException("bind address must not be blank");
+            }
+            this.bind = address;
+            return this;
+        }
+
+        /** Lets {@code user} in with {@code password} by HTTP basic auth, in {@code role}. */
+        public Builder basicAuth(String user, String password, WebRole role) {
+            accounts.put(user, new BasicAuth.Account(new WebUser(user, role), password));
+            return this;
+        }
+
+        /** Decides who each request comes from; tried after the basic-auth accounts, if any. */
+        public Builder authenticator(Authenticator authenticator) {
+            if (authenticator == null) {
+                throw new IllegalArgumentException("authenticator must not be null");
+            }
+            this.authenticator = Optional.of(authenticator);
+            return this;
+        }
+
+        /** The dashboard, not yet listening: {@link RunnelWeb#start()} it, or mount its {@link #handler()}. */
+        public RunnelWeb build() {
+            InetAddress host;
+            try {
+                host = InetAddress.getByName(bind);
+            } catch (UnknownHostException e) {
+                throw new IllegalArgumentException("bind address " + bind + " is not an address: " + e.getMessage(), e);
+            }
+            Authenticator auth = BasicAuth.combine(accounts.values(), authenticator);
+            byte[] secret = new byte[32];
+            new SecureRandom().nextBytes(secret);
+            return new RunnelWeb(new Dashboard(runnel, auth, secret), new InetSocketAddress(host, port));
+        }
+    }
+}

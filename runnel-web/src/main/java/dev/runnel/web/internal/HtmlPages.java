@@ -1,0 +1,162 @@
+package dev.runnel.web.internal;
+
+import dev.runnel.AuditRow;
+import dev.runnel.JobQuery;
+import dev.runnel.JobRow;
+import dev.runnel.JobState;
+import dev.runnel.NotFoundException;
+import dev.runnel.Runnel;
+import dev.runnel.web.internal.Models.ConfirmView;
+import dev.runnel.web.internal.Models.JobsView;
+import dev.runnel.web.internal.Models.Tab;
+import dev.runnel.web.internal.Operations.JobAction;
+import dev.runnel.web.internal.view.JteauditGenerated;
+import dev.runnel.web.internal.view.JteclientsGenerated;
+import dev.runnel.web.internal.view.JteconfirmGenerated;
+import dev.runnel.web.internal.view.JteerrorGenerated;
+import dev.runnel.web.internal.view.JtejobGenerated;
+import dev.runnel.web.internal.view.JtejobsGenerated;
+import dev.runnel.web.internal.view.Jtejobs_tableGenerated;
+import dev.runnel.web.internal.view.JteoverviewGenerated;
+import dev.runnel.web.internal.view.Jteoverview_countsGenerated;
+import dev.runnel.web.internal.view.JteperiodicGenerated;
+import dev.runnel.web.internal.view.JtequeuesGenerated;
+import gg.jte.html.HtmlTemplateOutput;
+import gg.jte.html.OwaspHtmlTemplateOutput;
+import gg.jte.output.StringOutput;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/** The HTML pages: each gathers its data through the public API and renders its compiled template. */
+final class HtmlPages {
+    private static final String HTML = "text/html; charset=utf-8";
+
+    private final Runnel runnel;
+    private final Snapshots data;
+    private final Operations ops;
+
+    HtmlPages(Runnel runnel, Snapshots data, Operations ops) {
+        this.runnel = runnel;
+        this.data = data;
+        this.ops = ops;
+    }
+
+    void overview(Req req, Page page) throws IOException {
+        Views.Counts counts = data.counts();
+        send(req, 200, o -> JteoverviewGenerated.render(o, null, page, counts));
+    }
+
+    void countsPartial(Req req, Page page) throws IOException {
+        Views.Counts counts = data.counts();
+        send(req, 200, o -> Jteoverview_countsGenerated.render(o, null, page, counts));
+    }
+
+    void jobs(Req req, Page page, boolean partial) throws IOException {
+        JobFilter filter = JobFilter.from(req);
+        JobQuery query = filter.query();
+        Optional<Long> after = req.param("after").map(HtmlPages::cursor);
+        Optional<Long> before = req.param("before").map(HtmlPages::cursor);
+        if (after.isPresent()) {
+            query = query.afterId(after.get());
+        } else if (before.isPresent()) {
+            query = query.beforeId(before.get());
+        }
+        List<JobRow> rows = runnel.jobs().list(query);
+        boolean first = after.isEmpty() && before.isEmpty();
+        if (before.isPresent() && rows.size() < query.limit()) {
+            // Near the newest end a page before holds fewer than a page: show the first page instead.
+            rows = runnel.jobs().list(filter.query());
+            first = true;
+        }
+        Views.Counts counts = data.counts();
+        List<Tab> tabs = new ArrayList<>();
+        tabs.add(new Tab("All", page.href("/jobs") + qs(filter.withState(Optional.empty()), Map.of()),
+                filter.state().isEmpty(), Views.count(counts.all(), counts.exact()), "st-all"));
+        for (JobState s : JobState.values()) {
+            tabs.add(new Tab(s.dbName(), page.href("/jobs") + qs(filter.withState(Optional.of(s)), Map.of()),
+                    filter.state().equals(Optional.of(s)),
+                    Views.count(counts.total().get(s), counts.exact() || s != JobState.COMPLETED), "st-" + s.dbName()));
+        }
+        Optional<String> newer = first || rows.isEmpty() ? Optional.empty()
+                : Optional.of(page.href("/jobs") + qs(filter, Map.of("before", Long.toString(rows.getFirst().id()))));
+        Optional<String> older = rows.size() < query.limit() ? Optional.empty()
+                : Optional.of(page.href("/jobs") + qs(filter, Map.of("after", Long.toString(rows.getLast().id()))));
+        JobsView v = new JobsView(rows, filter.state().map(JobState::dbName).orElse(""), filter.queue().orElse(""),
+                filter.kind().orElse(""), filter.tag().orElse(""), filter.id().map(String::valueOf).orElse(""),
+                filter.args().orElse(""), tabs, page.href("/partials/jobs") + qs(filter, Map.of()),
+                filter.queryString(Map.of()), newer, older, first, Views.names(counts.byQueue()));
+        if (partial) {
+            send(req, 200, o -> Jtejobs_tableGenerated.render(o, null, page, v));
+        } else {
+            send(req, 200, o -> JtejobsGenerated.render(o, null, page, v));
+        }
+    }
+
+    void job(Req req, Page page, long id) throws IOException {
+        JobRow job = runnel.jobs().get(id).orElseThrow(() -> new NotFoundException("no job " + id
+                + " (never inserted, deleted, or succeeded in an at-most-once queue)"));
+        send(req, 200, o -> JtejobGenerated.render(o, null, page, job));
+    }
+
+    void confirm(Req req, Page page) throws IOException {
+        JobAction action = JobAction.parse(req.param("action").orElse(""));
+        JobFilter filter = JobFilter.from(req);
+        filter.query();
+        Operations.Matches m = ops.count(filter);
+        String back = page.href("/jobs") + qs(filter, Map.of());
+        ConfirmView v = new ConfirmView(action.word(), filter.describe(),
+                (m.atLeast() ? "at least " : "") + Views.count(m.count(), true), filter.params(), back);
+        send(req, 200, o -> JteconfirmGenerated.render(o, null, page, v));
+    }
+
+    void queues(Req req, Page page) throws IOException {
+        var queues = data.queues();
+        send(req, 200, o -> JtequeuesGenerated.render(o, null, page, queues));
+    }
+
+    void clients(Req req, Page page) throws IOException {
+        var clients = data.clients();
+        send(req, 200, o -> JteclientsGenerated.render(o, null, page, clients));
+    }
+
+    void periodic(Req req, Page page) throws IOException {
+        var jobs = data.periodic();
+        send(req, 200, o -> JteperiodicGenerated.render(o, null, page, jobs));
+    }
+
+    void audit(Req req, Page page) throws IOException {
+        long before = req.param("before").map(HtmlPages::cursor).orElse(0L);
+        List<AuditRow> rows = ops.audit(before, 100);
+        Optional<String> older = rows.size() < 100 ? Optional.empty()
+                : Optional.of(page.href("/audit?before=" + rows.getLast().id()));
+        send(req, 200, o -> JteauditGenerated.render(o, null, page, rows, older));
+    }
+
+    void error(Req req, Page page, int status, String message) throws IOException {
+        send(req, status, o -> JteerrorGenerated.render(o, null, page, status, message));
+    }
+
+    private static String qs(JobFilter filter, Map<String, String> extra) {
+        String q = filter.queryString(extra);
+        return q.isEmpty() ? "" : "?" + q;
+    }
+
+    private static long cursor(String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("a page cursor must be a job id, was " + value);
+        }
+    }
+
+    private static void send(Req req, int status, Consumer<HtmlTemplateOutput> template) throws IOException {
+        StringOutput out = new StringOutput();
+        template.accept(new OwaspHtmlTemplateOutput(out));
+        req.send(status, HTML, out.toString().getBytes(StandardCharsets.UTF_8));
+    }
+}

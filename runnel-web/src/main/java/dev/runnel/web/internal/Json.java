@@ -1,0 +1,151 @@
+package dev.runnel.web.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.runnel.AuditRow;
+import dev.runnel.ClientRow;
+import dev.runnel.JobError;
+import dev.runnel.JobRow;
+import dev.runnel.PeriodicRow;
+import dev.runnel.QueueRow;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The API's JSON: rows turned into plain maps by hand (field names in snake_case, as the database
+ * and the CLI's --json have them; times as ISO-8601; absent values as null), so the wire format is
+ * ours to keep stable rather than whatever a record's shape happens to be.
+ */
+final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+
+    private Json() {}
+
+    static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    static JsonNode read(String json) {
+        try {
+            return MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("the body is not JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** {@code json} indented for people; as it is when it does not parse. */
+    static String pretty(String json) {
+        try {
+            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(MAPPER.readTree(json));
+        } catch (JsonProcessingException e) {
+            return json;
+        }
+    }
+
+    /** {@code json} parsed, for embedding in a response as JSON rather than as a string. */
+    static Object raw(String json) {
+        try {
+            return MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            return json;
+        }
+    }
+
+    static Map<String, Object> job(JobRow j) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", j.id());
+        m.put("kind", j.kind());
+        m.put("state", j.state().dbName());
+        m.put("queue", j.queue());
+        m.put("priority", j.priority());
+        m.put("attempt", j.attempt());
+        m.put("max_attempts", j.maxAttempts());
+        m.put("args", raw(j.args()));
+        m.put("metadata", raw(j.metadata()));
+        m.put("output", j.output().map(Json::raw).orElse(null));
+        m.put("tags", j.tags());
+        m.put("attempted_by", j.attemptedBy());
+        m.put("created_at", j.createdAt().toString());
+        m.put("scheduled_at", j.scheduledAt().toString());
+        m.put("attempted_at", time(j.attemptedAt()));
+        m.put("finalized_at", time(j.finalizedAt()));
+        m.put("errors", j.errors().stream().map(Json::error).toList());
+        return m;
+    }
+
+    static Map<String, Object> error(JobError e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("attempt", e.attempt());
+        m.put("at", e.at().toString());
+        m.put("message", e.message());
+        m.put("trace", e.trace());
+        return m;
+    }
+
+    static Map<String, Object> queue(QueueRow q, Map<String, Long> counts) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", q.name());
+        m.put("paused", q.paused());
+        m.put("paused_at", time(q.pausedAt()));
+        m.put("created_at", q.createdAt().toString());
+        m.put("updated_at", q.updatedAt().toString());
+        m.put("global_limit", q.globalLimit().isPresent() ? q.globalLimit().getAsInt() : null);
+        m.put("counts", counts);
+        return m;
+    }
+
+    static Map<String, Object> client(ClientRow c, Instant now, boolean leader) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", c.id());
+        m.put("alive", c.aliveAt(now));
+        m.put("leader", leader);
+        m.put("started_at", c.startedAt().toString());
+        m.put("heartbeat_at", c.heartbeatAt().toString());
+        m.put("expires_at", c.expiresAt().toString());
+        m.put("stopped_at", time(c.stoppedAt()));
+        m.put("metadata", raw(c.metadata()));
+        return m;
+    }
+
+    static Map<String, Object> periodic(PeriodicRow p, Instant now) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", p.name());
+        m.put("kind", p.kind());
+        m.put("queue", p.queue());
+        m.put("schedule", p.schedule());
+        m.put("zone", p.zone());
+        m.put("paused", p.paused());
+        m.put("next_run", time(Views.nextRun(p, now)));
+        m.put("last_tick", time(p.lastTick()));
+        m.put("args", raw(p.args()));
+        return m;
+    }
+
+    static Map<String, Object> audit(AuditRow a) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", a.id());
+        m.put("at", a.at().toString());
+        m.put("actor", a.actor());
+        m.put("action", a.action());
+        m.put("target", a.target());
+        m.put("count", a.count());
+        return m;
+    }
+
+    static List<Map<String, Object>> jobs(List<JobRow> rows) {
+        return rows.stream().map(Json::job).toList();
+    }
+
+    private static String time(Optional<Instant> t) {
+        return t.map(Instant::toString).orElse(null);
+    }
+}

@@ -1,0 +1,184 @@
+package dev.runnel.web.internal;
+
+import dev.runnel.AuditRow;
+import dev.runnel.JobCount;
+import dev.runnel.JobQuery;
+import dev.runnel.JobRow;
+import dev.runnel.NotFoundException;
+import dev.runnel.Runnel;
+import dev.runnel.RunnelException;
+import dev.runnel.driver.AuditInsertParams;
+import dev.runnel.web.WebUser;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * Every change the pages and the API make, through the same public API the CLI uses, each checked
+ * against the user's role and written to the audit log with how many it changed.
+ */
+final class Operations {
+    /** Bulk changes by filter read and change this many jobs per statement. */
+    private static final int BULK_PAGE = 1_000;
+    /** Counting a filter's matches before a bulk change stops here, and says "at least". */
+    static final long COUNT_CAP = 100_000;
+    /** A selection may name at most this many jobs; larger sets go by filter. */
+    static final int MAX_SELECTION = 1_000;
+
+    /** What can be done to jobs. */
+    enum JobAction {
+        RETRY, CANCEL, DELETE;
+
+        static JobAction parse(String s) {
+            try {
+                return valueOf(s.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("action must be retry, cancel or delete; was " + s);
+            }
+        }
+
+        String word() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** How many jobs a filter matches: exact below the cap, or at least the cap. */
+    record Matches(long count, boolean atLeast) {}
+
+    private final Runnel runnel;
+    private final Clock clock;
+
+    Operations(Runnel runnel, Clock clock) {
+        this.runnel = runnel;
+        this.clock = clock;
+    }
+
+    JobRow one(WebUser user, JobAction action, long id) {
+        requireOperator(user);
+        JobRow after = switch (action) {
+            case RETRY -> runnel.jobs().retry(id);
+            case CANCEL -> runnel.jobs().cancel(id);
+            case DELETE -> {
+                JobRow before = runnel.jobs().get(id).orElseThrow(() -> new NotFoundException("no job " + id));
+                runnel.jobs().delete(id);
+                yield before;
+            }
+        };
+        audit(user, "job." + action.word(), "job " + id, 1);
+        return after;
+    }
+
+    /** Applies {@code action} to each selected job that allows it (a running job is not deleted); returns how many. */
+    long selection(WebUser user, JobAction action, long[] ids) {
+        requireOperator(user);
+        if (ids.length == 0) {
+            throw new IllegalArgumentException("select at least one job");
+        }
+        if (ids.length > MAX_SELECTION) {
+            throw new IllegalArgumentException("a selection may hold at most " + MAX_SELECTION + " jobs; act on the"
+                    + " filter instead");
+        }
+        long changed = 0;
+        for (long id : ids) {
+            try {
+                switch (action) {
+                    case RETRY -> runnel.jobs().retry(id);
+                    case CANCEL -> runnel.jobs().cancel(id);
+                    case DELETE -> runnel.jobs().delete(id);
+                }
+                changed++;
+            } catch (RunnelException e) {
+                // One job of a selection that cannot be changed (running, gone) leaves the rest to go on.
+            }
+        }
+        audit(user, "jobs." + action.word() + ".selected",
+                "jobs " + Arrays.stream(ids).mapToObj(Long::toString).collect(Collectors.joining(",")), changed);
+        return changed;
+    }
+
+    /** Applies {@code action} to every job {@code filter} matches; returns how many changed. */
+    long filter(WebUser user, JobAction action, JobFilter filter) {
+        requireOperator(user);
+        JobQuery query = filter.query().limit(BULK_PAGE);
+        long changed = switch (action) {
+            case RETRY -> runnel.jobs().retry(query);
+            case CANCEL -> runnel.jobs().cancel(query);
+            case DELETE -> runnel.jobs().delete(query);
+        };
+        audit(user, "jobs." + action.word() + ".filter", filter.describe(), changed);
+        return changed;
+    }
+
+    /**
+     * How many jobs {@code filter} matches, shown before a bulk change is confirmed: from the
+     * maintained counts when it is a state and nothing else, else by walking the matches a page of
+     * 10,000 ids at a time up to {@link #COUNT_CAP}. Only asked on a confirmation, never on a refresh.
+     */
+    Matches count(JobFilter filter) {
+        if (!filter.narrowed()) {
+            long n = 0;
+            boolean exact = true;
+            for (JobCount c : runnel.jobs().counts()) {
+                if (filter.state().isEmpty() || filter.state().get() == c.state()) {
+                    n += c.count();
+                    exact &= c.exact();
+                }
+            }
+            return new Matches(n, !exact);
+        }
+        JobQuery page = filter.query().limit(JobQuery.MAX_LIMIT);
+        long n = 0;
+        while (n < COUNT_CAP) {
+            List<JobRow> rows = runnel.jobs().list(page);
+            n += rows.size();
+            if (rows.size() < page.limit()) {
+                return new Matches(n, false);
+            }
+            page = page.nextPage(rows);
+        }
+        return new Matches(n, true);
+    }
+
+    void queue(WebUser user, String name, boolean pause) {
+        requireOperator(user);
+        if (pause) {
+            runnel.queues().pause(name);
+        } else {
+            runnel.queues().resume(name);
+        }
+        audit(user, pause ? "queue.pause" : "queue.resume", "queue " + name, 1);
+    }
+
+    void periodic(WebUser user, String name, boolean pause) {
+        requireOperator(user);
+        if (pause) {
+            runnel.periodic().pause(name);
+        } else {
+            runnel.periodic().resume(name);
+        }
+        audit(user, pause ? "periodic.pause" : "periodic.resume", "periodic " + name, 1);
+    }
+
+    List<AuditRow> audit(long beforeId, int limit) {
+        return runnel.driver().auditList(beforeId, limit);
+    }
+
+    private void audit(WebUser user, String action, String target, long count) {
+        runnel.driver().auditInsert(new AuditInsertParams(clock.instant(), user.name(), action, target, count));
+    }
+
+    static void requireOperator(WebUser user) {
+        if (!user.role().mayAct()) {
+            throw new Forbidden(user.name() + " is read-only: only an operator may change jobs, queues or periodic jobs");
+        }
+    }
+
+    /** A refusal for lack of a role or a CSRF token: 403. */
+    static final class Forbidden extends RuntimeException {
+        Forbidden(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.runnel.web.internal;
+
+import dev.runnel.JobCount;
+import dev.runnel.JobState;
+import dev.runnel.PeriodicRow;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/** What the templates call: times for people, and the counts arranged for the overview. */
+public final class Views {
+    private static final DateTimeFormatter ABSOLUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
+            .withZone(ZoneOffset.UTC);
+
+    /**
+     * The jobs table's refresh: every 5 s while the tab is visible and nothing is selected (a
+     * refresh would drop the selection); only the first page refreshes, later pages stay still.
+     */
+    public static final String JOBS_POLL = "every 5s [document.visibilityState === 'visible' && "
+            + "!document.querySelector('#jobs-table input.sel:checked')]";
+
+    private Views() {}
+
+    /** Counts by state, summed over queues, and by queue then state; {@code exact} false when any is estimated. */
+    public record Counts(Map<JobState, Long> total, Map<String, Map<JobState, Long>> byQueue, boolean exact) {
+        static Counts of(List<JobCount> counts) {
+            Map<JobState, Long> total = zeroes();
+            Map<String, Map<JobState, Long>> byQueue = new TreeMap<>();
+            boolean exact = true;
+            for (JobCount c : counts) {
+                total.merge(c.state(), c.count(), Long::sum);
+                byQueue.computeIfAbsent(c.queue(), q -> zeroes()).merge(c.state(), c.count(), Long::sum);
+                exact &= c.exact();
+            }
+            return new Counts(total, byQueue, exact);
+        }
+
+        /** The count of {@code state} in {@code queue}, 0 when it has none. */
+        public long of(String queue, JobState state) {
+            return byQueue.getOrDefault(queue, Map.of()).getOrDefault(state, 0L);
+        }
+
+        /** Every state's count, summed. */
+        public long all() {
+            return total.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        private static Map<JobState, Long> zeroes() {
+            Map<JobState, Long> m = new EnumMap<>(JobState.class);
+            for (JobState s : JobState.values()) {
+                m.put(s, 0L);
+            }
+            return m;
+        }
+    }
+
+    /** The states in the order the pages show them. */
+    public static List<JobState> states() {
+        return List.of(JobState.values());
+    }
+
+    /** A time relative to {@code now}, such as {@code 3m ago} or {@code in 20s}. */
+    public static String ago(Instant t, Instant now) {
+        Duration d = Duration.between(t, now);
+        boolean future = d.isNegative();
+        long s = Math.abs(d.toSeconds());
+        String amount = s < 1 ? "now" : s < 60 ? s + "s" : s < 3_600 ? s / 60 + "m" : s < 86_400 ? s / 3_600 + "h"
+                : s / 86_400 + "d";
+        if (amount.equals("now")) {
+            return "just now";
+        }
+        return future ? "in " + amount : amount + " ago";
+    }
+
+    /** The absolute time, for a tooltip. */
+    public static String abs(Instant t) {
+        return ABSOLUTE.format(t);
+    }
+
+    /** A count with thousands separated, {@code ~} in front when estimated. */
+    public static String count(long n, boolean exact) {
+        return (exact ? "" : "~") + String.format(java.util.Locale.ROOT, "%,d", n);
+    }
+
+    public static String pretty(String json) {
+        return Json.pretty(json);
+    }
+
+    /** The next tick of a periodic job; empty when paused, done, or its stored schedule no longer parses. */
+    public static Optional<Instant> nextRun(PeriodicRow p, Instant now) {
+        try {
+            return p.nextRun(now);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The CSS class of a state: every page colours a state alike. */
+    public static String stateClass(JobState s) {
+        return "st st-" + s.dbName();
+    }
+
+    /** Filter values list for selects: names seen in the counts. */
+    public static List<String> names(Map<String, ?> byName) {
+        return new ArrayList<>(byName.keySet());
+    }
+}
