@@ -68,7 +68,7 @@ public final class SqliteDriver implements Driver {
     public static final int DEFAULT_READERS = 2;
 
     private static final Set<String> JOB_STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUniform", "JobInsertReturning", "JobUniqueHolder", "LastInsertId",
-            "JobClaim", "JobClaimLimited", "JobClaimKeyed", "KeyRateClaimed", "KeyRateRead", "KeyRateWrite", "QueueRateRead", "QueueRateStarted", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobIdRange", "JobCreatedAtFrom", "JobGet", "JobGetMany");
+            "JobClaim", "JobClaimLimited", "JobClaimKeyed", "KeyRateClaimed", "KeyRateRead", "KeyRateWrite", "QueueRateRead", "QueueRateStarted", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobIdRange", "JobCreatedAtFrom");
 
     private final SqlFile sql;
     private final List<Migration> migrations;
@@ -566,32 +566,12 @@ public final class SqliteDriver implements Driver {
 
     @Override
     public Optional<JobRow> jobGet(long id) {
-        return connections.read(s -> {
-            PreparedStatement get = s.prepare(sql.get("JobGet"));
-            get.setLong(1, id);
-            try (ResultSet rs = get.executeQuery()) {
-                return rs.next() ? Optional.of(SqliteRows.decode(rs)) : Optional.empty();
-            }
-        });
+        return queries.get(id);
     }
 
     @Override
     public List<JobRow> jobGetMany(long[] ids) {
-        if (ids.length == 0) {
-            return List.of();
-        }
-        String json = SqliteBatch.encodeIds(ids);
-        return connections.read(s -> {
-            PreparedStatement get = s.prepare(sql.get("JobGetMany"));
-            get.setString(1, json);
-            List<JobRow> rows = new ArrayList<>(ids.length);
-            try (ResultSet rs = get.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(SqliteRows.decode(rs));
-                }
-            }
-            return rows;
-        });
+        return queries.getMany(ids);
     }
 
     @Override

@@ -21,10 +21,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-/** The listings and counts of {@link SqliteDriver}, from {@code query.sql}, on the reader connections. */
+/** The reads of {@link SqliteDriver}: jobs by id, listings and counts, from {@code query.sql}, on the reader connections. */
 final class SqliteQueries {
     private static final Set<String> STATEMENTS = Set.of("JobListAscending", "JobListDescending", "JobFirstAtOrAfter",
-            "JobLastId", "JobCountByState");
+            "JobLastId", "JobCountByState", "JobGet", "JobGetMany");
 
     private final SqliteConnections connections;
     private final SqlFile sql;
@@ -32,6 +32,34 @@ final class SqliteQueries {
     SqliteQueries(SqliteConnections connections) {
         this.connections = connections;
         this.sql = SqlFile.parse("query.sql", SqliteQueries.class.getResourceAsStream("query.sql"), STATEMENTS);
+    }
+
+    Optional<JobRow> get(long id) {
+        return connections.read(s -> {
+            PreparedStatement get = s.prepare(sql.get("JobGet"));
+            get.setLong(1, id);
+            try (ResultSet rs = get.executeQuery()) {
+                return rs.next() ? Optional.of(SqliteRows.decode(rs)) : Optional.empty();
+            }
+        });
+    }
+
+    List<JobRow> getMany(long[] ids) {
+        if (ids.length == 0) {
+            return List.of();
+        }
+        String json = SqliteBatch.encodeIds(ids);
+        return connections.read(s -> {
+            PreparedStatement get = s.prepare(sql.get("JobGetMany"));
+            get.setString(1, json);
+            List<JobRow> rows = new ArrayList<>(ids.length);
+            try (ResultSet rs = get.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(SqliteRows.decode(rs));
+                }
+            }
+            return rows;
+        });
     }
 
     List<JobRow> list(JobQuery query) {

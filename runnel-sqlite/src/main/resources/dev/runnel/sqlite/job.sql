@@ -300,15 +300,3 @@ SELECT min(id), max(id) FROM runnel_job;
 -- The first job from id ?1 on, and when it was created: one probe of SqliteDriver.createdBefore.
 SELECT id, created_at FROM runnel_job WHERE id >= ?1 ORDER BY id LIMIT 1;
 
--- name: JobGet
-SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
-       created_at, scheduled_at, finalized_at, errors, metadata, tags
-FROM runnel_job
-WHERE id = ?;
-
--- name: JobGetMany
--- ?1 a JSON array of ids.
-SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
-       created_at, scheduled_at, finalized_at, errors, metadata, tags
-FROM runnel_job
-WHERE id IN (SELECT value FROM json_each(?1));

@@ -72,3 +72,18 @@ LIMIT ?10;
 -- Every job counted, by queue and state, in one scan: SQLite keeps no statistics to estimate from,
 -- so its counts are always exact.
 SELECT queue, state, count(*) FROM runnel_job GROUP BY queue, state ORDER BY queue, state;
+
+-- Jobs by id.
+
+-- name: JobGet
+SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
+       created_at, scheduled_at, finalized_at, errors, metadata, tags
+FROM runnel_job
+WHERE id = ?;
+
+-- name: JobGetMany
+-- ?1 a JSON array of ids.
+SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
+       created_at, scheduled_at, finalized_at, errors, metadata, tags
+FROM runnel_job
+WHERE id IN (SELECT value FROM json_each(?1));
