@@ -27,7 +27,9 @@ import java.util.stream.Stream;
  *
  * <p>Clients log in as anyone ({@code auth_type = any}): the database entry names the test URL's
  * user and password. {@code extra_float_digits} is in {@code ignore_startup_parameters}, as every
- * PgBouncer in front of pgjdbc needs: pgjdbc sends it in every startup packet.
+ * PgBouncer in front of pgjdbc needs: pgjdbc sends it in every startup packet. Few server
+ * connections, closed after a few idle seconds: the test database is shared with other builds,
+ * under Postgres' default {@code max_connections} of 100.
  */
 final class PgBouncer {
     private static final String BINARY_ENV = "RUNNEL_TEST_PGBOUNCER";
@@ -146,7 +148,8 @@ final class PgBouncer {
                 pool_mode = transaction
                 ignore_startup_parameters = extra_float_digits
                 max_client_conn = 1000
-                default_pool_size = 20
+                default_pool_size = 8
+                server_idle_timeout = 5
                 """.formatted(db.database(), db.host(), db.port(), db.database(), db.user(), password, port);
         Path file = dir.resolve("pgbouncer.ini");
         Files.writeString(file, ini);
