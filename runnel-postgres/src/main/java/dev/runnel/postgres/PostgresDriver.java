@@ -131,6 +131,10 @@ public final class PostgresDriver implements Driver {
     private final DataSource dataSource;
     private final Set<PostgresListener> listeners = ConcurrentHashMap.newKeySet();
 
+    /**
+     * @param listenerSource opens the listener's connection; null when the driver cannot listen
+     *     (behind a transaction pooler with no direct URL for it), and then the client polls
+     */
     PostgresDriver(PostgresSchema schema, String description, String where, DataSource dataSource,
             AutoCloseable ownedPool, Runnable evictPool, PostgresListener.ConnectionSource listenerSource,
             PostgresListener.ConnectionSource direct) {
@@ -155,6 +159,9 @@ public final class PostgresDriver implements Driver {
      * Query parameters other than {@code schema} are passed to pgjdbc as connection properties,
      * overriding Runnel's defaults: {@code socketTimeout=30} (seconds, {@code 0} for none),
      * {@code tcpKeepAlive=true}, and {@code connectTimeout} and {@code loginTimeout} of 10 s.
+     * Behind PgBouncer in transaction mode add {@code pgbouncer=transaction}, and optionally
+     * {@code listen_url=} a percent-encoded direct URL for the listener (see
+     * {@link PostgresDriverBuilder#transactionPooling} and {@link PostgresDriverBuilder#listenUrl}).
      */
     public static PostgresDriver fromUrl(String url) {
         return builder().url(url).build();
@@ -183,7 +190,7 @@ public final class PostgresDriver implements Driver {
 
     @Override
     public boolean supportsListenNotify() {
-        return true;
+        return listenerSource != null;
     }
 
     /**
@@ -470,6 +477,10 @@ public final class PostgresDriver implements Driver {
     @Override
     public AutoCloseable listenInserts(Consumer<String> queueInserted) {
         Objects.requireNonNull(queueInserted, "queueInserted");
+        if (listenerSource == null) {
+            throw new IllegalStateException("the Postgres driver for " + description + " does not listen: it is"
+                    + " behind a transaction pooler with no listen URL (supportsListenNotify() is false)");
+        }
         PostgresListener listener = PostgresListener.start(listenerSource, schema.channel(), description,
                 queueInserted, listeners::remove);
         listeners.add(listener);
@@ -492,6 +503,9 @@ public final class PostgresDriver implements Driver {
 
     /** Opens a connection as the listener does; for tests. */
     Connection openListenerConnection() throws SQLException {
+        if (listenerSource == null) {
+            throw new IllegalStateException("this driver does not listen");
+        }
         return listenerSource.open();
     }
 

@@ -20,6 +20,9 @@ public final class PostgresDriverBuilder {
     /** Null until set: then the URL's parameter, else the default, applies. */
     private Duration socketTimeout;
     private Boolean tcpKeepAlive;
+    /** Null until set: then the URL's {@code pgbouncer} parameter applies. */
+    private Boolean transactionPooling;
+    private PostgresUrl listenUrl;
 
     PostgresDriverBuilder() {}
 
@@ -102,6 +105,38 @@ public final class PostgresDriverBuilder {
         return this;
     }
 
+    /**
+     * Whether the database is reached through a pooler in transaction mode (PgBouncer's
+     * {@code pool_mode=transaction}), where consecutive transactions of one connection may run on
+     * different server connections; default false, or the URL's {@code pgbouncer=transaction},
+     * which this overrides. Then pgjdbc prepares no named statements on the server
+     * ({@code prepareThreshold=0}) and sets no session parameter after login, and the listener
+     * connects to {@link #listenUrl} or, without one, does not listen at all: the client polls for
+     * new jobs every {@code fetchPollInterval} (default 1 s) instead of hearing of them at once.
+     * For a driver on a DataSource only the listening changes: set {@code prepareThreshold=0} on
+     * the application's own pool.
+     */
+    public PostgresDriverBuilder transactionPooling(boolean transactionPooling) {
+        this.transactionPooling = transactionPooling;
+        return this;
+    }
+
+    /**
+     * A {@code postgres://} URL for the listener's connection alone, which reaches the server
+     * directly (or through a pooler in session mode), so that inserts are heard at once behind a
+     * transaction pooler; overrides the URL's {@code listen_url} parameter. Its own parameters
+     * apply to it, with the builder's socket timeout and keepalive, if set.
+     */
+    public PostgresDriverBuilder listenUrl(String listenUrl) {
+        PostgresUrl parsed = PostgresUrl.parse(listenUrl);
+        if (parsed.transactionPooling() || parsed.listenUrl().isPresent()) {
+            throw new IllegalArgumentException("listenUrl is the listener's direct connection: it takes neither"
+                    + " pgbouncer nor listen_url");
+        }
+        this.listenUrl = parsed;
+        return this;
+    }
+
     /** Builds the driver. Connects to nothing yet: the first operation does. */
     public PostgresDriver build() {
         if ((url == null) == (dataSource == null)) {
@@ -114,33 +149,53 @@ public final class PostgresDriverBuilder {
                         + " settings: set it there");
             }
             PostgresSchema chosen = schema != null ? schema : PostgresSchema.of("schema", PostgresDriver.DEFAULT_SCHEMA);
+            boolean pooled = transactionPooling != null && transactionPooling;
+            PostgresListener.ConnectionSource listener = listenUrl != null
+                    ? listenerSource(listenUrl, chosen, timeoutSeconds())
+                    : pooled ? null : dataSource::getConnection;
             return new PostgresDriver(chosen, "the application's DataSource", "through the application's DataSource",
-                    dataSource, null, () -> {}, dataSource::getConnection, null);
+                    dataSource, null, () -> {}, listener, null);
         }
         PostgresSchema chosen = schema != null ? schema
                 : url.schema().orElseGet(() -> PostgresSchema.of("schema", PostgresDriver.DEFAULT_SCHEMA));
-        long timeoutSeconds = Math.max(1, (connectTimeout.toMillis() + 999) / 1000);
+        long timeoutSeconds = timeoutSeconds();
+        boolean pooled = transactionPooling != null ? transactionPooling : url.transactionPooling();
         String jdbcUrl = url.jdbcUrl();
-        Properties props = connectionProperties("runnel", timeoutSeconds);
-        // Named after the schema, so that an operator can tell listeners apart.
-        Properties listenerProps = connectionProperties("runnel-listener " + chosen.name(), timeoutSeconds);
+        Properties props = connectionProperties(url, "runnel", timeoutSeconds, pooled);
+        PostgresUrl listenAt = listenUrl != null ? listenUrl : url.listenUrl().orElse(null);
+        // Behind a transaction pooler a LISTEN would subscribe a server connection that the pooler
+        // lends to others the moment it returns: with nowhere else to listen, the client polls.
+        PostgresListener.ConnectionSource listener = listenAt != null ? listenerSource(listenAt, chosen, timeoutSeconds)
+                : pooled ? null : listenerSource(url, chosen, timeoutSeconds);
         HikariDataSource pool = PostgresPool.create(url, props, maxPoolSize, connectTimeout);
         try {
             return new PostgresDriver(chosen, url.description(), "at " + url.description(), pool, pool,
-                    () -> PostgresPool.evictAll(pool), () -> DriverManager.getConnection(jdbcUrl, listenerProps),
-                    () -> DriverManager.getConnection(jdbcUrl, props));
+                    () -> PostgresPool.evictAll(pool), listener, () -> DriverManager.getConnection(jdbcUrl, props));
         } catch (RuntimeException e) {
             pool.close();
             throw e;
         }
     }
 
+    private long timeoutSeconds() {
+        return Math.max(1, (connectTimeout.toMillis() + 999) / 1000);
+    }
+
+    /** Opens the listener's connection at {@code at}, a direct connection whatever the pool's is. */
+    private PostgresListener.ConnectionSource listenerSource(PostgresUrl at, PostgresSchema chosen, long timeoutSeconds) {
+        String jdbcUrl = at.jdbcUrl();
+        // Named after the schema, so that an operator can tell listeners apart.
+        Properties props = connectionProperties(at, "runnel-listener " + chosen.name(), timeoutSeconds, false);
+        return () -> DriverManager.getConnection(jdbcUrl, props);
+    }
+
     /**
-     * The pgjdbc properties of a connection opened from the URL: Runnel's defaults, overridden
+     * The pgjdbc properties of a connection opened from {@code at}: Runnel's defaults, overridden
      * by the URL's parameters, overridden by this builder's settings.
      */
-    private Properties connectionProperties(String applicationName, long connectTimeoutSeconds) {
-        Properties props = url.connectionProperties(applicationName, connectTimeoutSeconds);
+    private Properties connectionProperties(PostgresUrl at, String applicationName, long connectTimeoutSeconds,
+            boolean pooled) {
+        Properties props = at.connectionProperties(applicationName, connectTimeoutSeconds, pooled);
         if (socketTimeout != null) {
             long seconds = socketTimeout.toSeconds() + (socketTimeout.toNanosPart() > 0 ? 1 : 0);
             props.setProperty("socketTimeout", String.valueOf(seconds));

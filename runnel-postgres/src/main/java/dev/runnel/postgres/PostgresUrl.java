@@ -16,9 +16,17 @@ import java.util.StringJoiner;
  * {@code postgres://user:password@host:port/database?schema=jobs&sslmode=require}. The user,
  * password and database are percent-decoded; the port defaults to 5432, the host to
  * {@code localhost}, the user to the operating-system user and the database to the user, as libpq
- * does. {@code schema} is Runnel's; every other query parameter is passed to pgjdbc as a
- * connection property ({@code sslmode}, {@code sslrootcert}, {@code ApplicationName},
- * {@code socketTimeout}, {@code tcpKeepAlive}...), overriding Runnel's default for it.
+ * does. {@code schema}, {@code pgbouncer} and {@code listen_url} are Runnel's; every other query
+ * parameter is passed to pgjdbc as a connection property ({@code sslmode}, {@code sslrootcert},
+ * {@code ApplicationName}, {@code socketTimeout}, {@code tcpKeepAlive}...), overriding Runnel's
+ * default for it.
+ *
+ * <p>{@code pgbouncer=transaction} says the URL leads to a pooler in transaction mode (PgBouncer's
+ * {@code pool_mode=transaction}), where each transaction may run on a different server
+ * connection: see {@link #connectionProperties} for what changes. {@code listen_url} is a second,
+ * percent-encoded {@code postgres://} URL for the listener's connection, which must reach the
+ * server directly (or through a pooler in session mode): LISTEN through a transaction pooler
+ * subscribes a server connection the listener does not keep.
  *
  * <p>The password is kept out of {@link #toString()}, {@link #description()} and every exception
  * message, including those about a URL that fails to parse.
@@ -33,16 +41,21 @@ final class PostgresUrl {
     private final int port;
     private final String database;
     private final Optional<PostgresSchema> schema;
+    private final boolean transactionPooling;
+    private final Optional<PostgresUrl> listenUrl;
     private final Map<String, String> properties;
 
     private PostgresUrl(String user, String password, String host, int port, String database,
-            Optional<PostgresSchema> schema, Map<String, String> properties) {
+            Optional<PostgresSchema> schema, boolean transactionPooling, Optional<PostgresUrl> listenUrl,
+            Map<String, String> properties) {
         this.user = user;
         this.password = password;
         this.host = host;
         this.port = port;
         this.database = database;
         this.schema = schema;
+        this.transactionPooling = transactionPooling;
+        this.listenUrl = listenUrl;
         this.properties = properties;
     }
 
@@ -104,6 +117,8 @@ final class PostgresUrl {
         String database = decode(url, "database", path);
 
         Optional<PostgresSchema> schema = Optional.empty();
+        boolean transactionPooling = false;
+        Optional<PostgresUrl> listenUrl = Optional.empty();
         Map<String, String> properties = new LinkedHashMap<>();
         for (String pair : query.split("&")) {
             if (pair.isEmpty()) {
@@ -114,6 +129,8 @@ final class PostgresUrl {
             String value = eq < 0 ? "" : decode(url, "query parameter " + key, pair.substring(eq + 1));
             switch (key) {
                 case "schema" -> schema = Optional.of(PostgresSchema.of("schema (a query parameter of the database URL)", value));
+                case "pgbouncer" -> transactionPooling = parsePooling(url, value);
+                case "listen_url" -> listenUrl = Optional.of(parseListenUrl(url, value));
                 case "user" -> user = value;
                 case "password" -> password = value;
                 default -> properties.put(key, value);
@@ -123,7 +140,32 @@ final class PostgresUrl {
             user = System.getProperty("user.name", "postgres");
         }
         return new PostgresUrl(user, password, host.isEmpty() ? "localhost" : host, port,
-                database.isEmpty() ? user : database, schema, Collections.unmodifiableMap(properties));
+                database.isEmpty() ? user : database, schema, transactionPooling, listenUrl,
+                Collections.unmodifiableMap(properties));
+    }
+
+    private static boolean parsePooling(String url, String value) {
+        // Session mode keeps one server connection per client, as a direct connection does: it
+        // needs nothing, and a value that asks for nothing is more likely a typo than a wish.
+        if (!value.equals("transaction")) {
+            throw invalid(url, "has pgbouncer=" + value + "; the only value is 'transaction', for a pooler in"
+                    + " transaction mode (leave it out for a direct connection or session mode)");
+        }
+        return true;
+    }
+
+    private static PostgresUrl parseListenUrl(String url, String value) {
+        PostgresUrl listen;
+        try {
+            listen = parse(value);
+        } catch (IllegalArgumentException e) {
+            throw invalid(url, "has a listen_url that does not parse (it must be percent-encoded): " + e.getMessage());
+        }
+        if (listen.transactionPooling || listen.listenUrl.isPresent()) {
+            throw invalid(url, "has a listen_url with pgbouncer or listen_url of its own; it is the listener's"
+                    + " direct connection");
+        }
+        return listen;
     }
 
     private static int parsePort(String url, String text) {
@@ -190,7 +232,9 @@ final class PostgresUrl {
                 out = url.substring(0, colon + 1) + MASK + url.substring(at);
             }
         }
-        return out.replaceAll("(?i)([?&][^=&]*password[^=&]*=)[^&#]*", "$1" + MASK);
+        // A listen_url is a URL of its own, percent-encoded, that may carry a password anywhere.
+        return out.replaceAll("(?i)([?&][^=&]*password[^=&]*=)[^&#]*", "$1" + MASK)
+                .replaceAll("([?&]listen_url=)[^&#]*", "$1" + MASK);
     }
 
     String user() {
@@ -219,6 +263,16 @@ final class PostgresUrl {
         return schema;
     }
 
+    /** Whether the URL says {@code pgbouncer=transaction}. */
+    boolean transactionPooling() {
+        return transactionPooling;
+    }
+
+    /** The listener's own URL, from the {@code listen_url} parameter, if any. */
+    Optional<PostgresUrl> listenUrl() {
+        return listenUrl;
+    }
+
     /** The query parameters passed on to pgjdbc. */
     Map<String, String> properties() {
         return properties;
@@ -236,9 +290,23 @@ final class PostgresUrl {
      * whole login, TLS and authentication included ({@code loginTimeout}), a socket timeout of
      * {@link PostgresDriver#DEFAULT_SOCKET_TIMEOUT} ({@code socketTimeout}) and TCP keepalive
      * ({@code tcpKeepAlive}).
+     *
+     * <p>With {@code transactionPooling}, two more defaults keep a connection free of session state
+     * that a transaction pooler would hand to other clients or lose: {@code prepareThreshold=0}, so
+     * that pgjdbc never names a server-side prepared statement (a later execution would look for it
+     * on another server connection: 'prepared statement "S_1" does not exist'), and
+     * {@code assumeMinServerVersion=9.0}, so that it sends {@code application_name} and
+     * {@code extra_float_digits} in the startup packet instead of running {@code SET} for each after
+     * login, which would change whichever server connection the pooler lent for it. A URL parameter
+     * still overrides either (a PgBouncer of 1.21 or later with {@code max_prepared_statements} set
+     * keeps named statements itself).
      */
-    Properties connectionProperties(String applicationName, long connectTimeoutSeconds) {
+    Properties connectionProperties(String applicationName, long connectTimeoutSeconds, boolean transactionPooling) {
         Properties props = new Properties();
+        if (transactionPooling) {
+            props.setProperty("prepareThreshold", "0");
+            props.setProperty("assumeMinServerVersion", "9.0");
+        }
         props.setProperty("ApplicationName", applicationName);
         props.setProperty("connectTimeout", String.valueOf(connectTimeoutSeconds));
         props.setProperty("loginTimeout", String.valueOf(connectTimeoutSeconds));
@@ -250,6 +318,11 @@ final class PostgresUrl {
             props.setProperty("password", password);
         }
         return props;
+    }
+
+    /** {@link #connectionProperties(String, long, boolean)} as this URL's {@code pgbouncer} parameter says. */
+    Properties connectionProperties(String applicationName, long connectTimeoutSeconds) {
+        return connectionProperties(applicationName, connectTimeoutSeconds, transactionPooling);
     }
 
     /** {@code host:port/database}: where this URL points, for messages and logs. */
@@ -266,6 +339,10 @@ final class PostgresUrl {
         s.append('@').append(description());
         StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
         schema.ifPresent(value -> query.add("schema=" + value));
+        if (transactionPooling) {
+            query.add("pgbouncer=transaction");
+        }
+        listenUrl.ifPresent(value -> query.add("listen_url=" + URLEncoder.encode(value.toString(), StandardCharsets.UTF_8)));
         properties.forEach((k, v) -> query.add(k + "=" + (k.toLowerCase(Locale.ROOT).contains("password") ? MASK : v)));
         return s.append(query).toString();
     }

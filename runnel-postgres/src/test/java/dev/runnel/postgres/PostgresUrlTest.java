@@ -130,4 +130,51 @@ class PostgresUrlTest {
                 .isEqualTo("postgres://u@h/d?password=***&sslmode=require&sslpassword=***");
         assertThat(PostgresUrl.redact("postgres://h/d")).isEqualTo("postgres://h/d");
     }
+
+    @Test
+    void pgbouncerTransactionTurnsOffNamedStatementsAndStartupSets() {
+        PostgresUrl url = PostgresUrl.parse("postgres://u@h:6432/d?pgbouncer=transaction&sslmode=require");
+        assertThat(url.transactionPooling()).isTrue();
+        assertThat(url.properties()).isEqualTo(Map.of("sslmode", "require"));
+        Properties props = url.connectionProperties("runnel", 7);
+        assertThat(props.getProperty("prepareThreshold")).isEqualTo("0");
+        assertThat(props.getProperty("assumeMinServerVersion")).isEqualTo("9.0");
+        assertThat(url.toString()).isEqualTo("postgres://u@h:6432/d?pgbouncer=transaction&sslmode=require");
+
+        // A pgbouncer keeping prepared statements itself (1.21+) may have them back.
+        assertThat(PostgresUrl.parse("postgres://u@h/d?pgbouncer=transaction&prepareThreshold=5")
+                .connectionProperties("runnel", 7).getProperty("prepareThreshold")).isEqualTo("5");
+        // Without the parameter nothing changes.
+        Properties direct = PostgresUrl.parse("postgres://u@h/d").connectionProperties("runnel", 7);
+        assertThat(direct.getProperty("prepareThreshold")).isNull();
+        assertThat(direct.getProperty("assumeMinServerVersion")).isNull();
+    }
+
+    @Test
+    void pgbouncerTakesOnlyTransaction() {
+        assertThatThrownBy(() -> PostgresUrl.parse("postgres://u@h/d?pgbouncer=true"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("pgbouncer=true").hasMessageContaining("'transaction'");
+        assertThatThrownBy(() -> PostgresUrl.parse("postgres://u@h/d?pgbouncer=session"))
+                .hasMessageContaining("pgbouncer=session");
+    }
+
+    @Test
+    void listenUrlIsAPercentEncodedUrlOfItsOwnAndItsPasswordIsMasked() {
+        PostgresUrl url = PostgresUrl.parse("postgres://u:outer@h:6432/d?pgbouncer=transaction"
+                + "&listen_url=postgres%3A%2F%2Fl%3Ainner%40db%3A5432%2Fd%3Fsslmode%3Drequire");
+        PostgresUrl listen = url.listenUrl().orElseThrow();
+        assertThat(listen.user()).isEqualTo("l");
+        assertThat(listen.password()).isEqualTo("inner");
+        assertThat(listen.description()).isEqualTo("db:5432/d");
+        assertThat(listen.properties()).isEqualTo(Map.of("sslmode", "require"));
+        assertThat(url.properties()).isEmpty();
+        assertThat(url.toString()).doesNotContain("outer").doesNotContain("inner").contains("listen_url=");
+        assertThat(PostgresUrl.parse(url.toString()).listenUrl().orElseThrow().description()).isEqualTo("db:5432/d");
+
+        assertThatThrownBy(() -> PostgresUrl.parse("postgres://u@h/d?listen_url=mysql%3A%2F%2Fu%3Asecret%40x"))
+                .hasMessageContaining("listen_url").hasMessageContaining("postgres://").hasMessageNotContaining("secret");
+        assertThatThrownBy(() -> PostgresUrl.parse("postgres://u@h/d?listen_url=postgres%3A%2F%2Fx%2Fd%3Fpgbouncer%3Dtransaction"))
+                .hasMessageContaining("direct connection");
+    }
 }
