@@ -26,10 +26,15 @@ ORDER BY expires_at, id
 LIMIT 1000;
 
 -- name: ClientMarkRescued
--- ?1 now, ?2 ids, ?3 now, then the lease: ?4 leader id, ?5 now.
-UPDATE {schema}.runnel_client SET rescued_at = ?
-WHERE id = ANY (?::text[]) AND expires_at <= ?
-  AND EXISTS (SELECT 1 FROM {schema}.runnel_leader WHERE leader_id = ? AND expires_at > ?);
+-- ?1 now, ?2 ids, ?3 now, then the lease: ?4 leader id, ?5 now. Only a client none of whose jobs
+-- is still running: the rescue that came before checked the lease in a statement of its own, and
+-- a lease that lapsed for it but was renewed before this one would otherwise mark the client done
+-- with its jobs left running (the running index serves the check).
+UPDATE {schema}.runnel_client c SET rescued_at = ?
+WHERE c.id = ANY (?::text[]) AND c.expires_at <= ?
+  AND EXISTS (SELECT 1 FROM {schema}.runnel_leader WHERE leader_id = ? AND expires_at > ?)
+  AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_job j
+                  WHERE j.state = 'running' AND j.attempted_by[cardinality(j.attempted_by)] = c.id);
 
 -- name: ClientDeleteExpired
 -- Clients stopped or dead since before ?1 whose jobs were rescued since; then the lease: ?2, ?3.

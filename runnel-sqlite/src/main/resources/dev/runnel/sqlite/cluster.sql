@@ -24,10 +24,14 @@ ORDER BY expires_at, id
 LIMIT 1000;
 
 -- name: ClientMarkRescued
--- ?1 the lease's now, ?2 ids (a JSON array), ?3 leader id.
+-- ?1 the lease's now, ?2 ids (a JSON array), ?3 leader id. Only a client none of whose jobs is
+-- still running (see the Postgres statement). It reads the job table whole, which happens only
+-- when a client has died.
 UPDATE runnel_client SET rescued_at = ?1
 WHERE id IN (SELECT value FROM json_each(?2)) AND expires_at <= ?1
-  AND EXISTS (SELECT 1 FROM runnel_leader WHERE leader_id = ?3 AND expires_at > ?1);
+  AND EXISTS (SELECT 1 FROM runnel_leader WHERE leader_id = ?3 AND expires_at > ?1)
+  AND NOT EXISTS (SELECT 1 FROM runnel_job j
+                  WHERE j.state = 'running' AND j.attempted_by ->> '$[#-1]' = runnel_client.id);
 
 -- name: ClientDeleteExpired
 -- Clients stopped or dead since before ?1 whose jobs were rescued since; the lease: ?2 leader id, ?3 now.

@@ -63,6 +63,22 @@ public abstract class RescueConformance extends DriverConformance {
     }
 
     @Test
+    void aDeadClientIsMarkedRescuedOnlyOnceNoneOfItsJobsIsRunning() {
+        lead();
+        heartbeat("dead", Duration.ofSeconds(10));
+        long a = insert("a", InsertOptions.NONE);
+        assertThat(claim("dead", 10)).extracting(JobRow::id).containsExactly(a);
+        clock.advance(Duration.ofSeconds(20));
+        Lease lease = new Lease("leader", clock.instant());
+        // A rescue that did nothing (its lease had lapsed, say) must not let the mark through.
+        driver.clientMarkRescued(new ClientRescuedParams(lease, List.of("dead")));
+        assertThat(driver.clientListDead(clock.instant())).containsExactly("dead");
+        assertThat(rescue(List.of("dead"), Instant.EPOCH)).extracting(RescuedJob::id).containsExactly(a);
+        driver.clientMarkRescued(new ClientRescuedParams(lease, List.of("dead")));
+        assertThat(driver.clientListDead(clock.instant())).isEmpty();
+    }
+
+    @Test
     void theRunningJobsOfADeadClientAreRescuedAndNothingElse() {
         lead();
         heartbeat("dead", Duration.ofSeconds(10));
