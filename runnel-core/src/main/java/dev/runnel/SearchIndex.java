@@ -7,7 +7,7 @@ package dev.runnel;
  * the ids from the newest until its page is full: on 10 million jobs, a kind held by 1 in 10,000
  * jobs took 230 to 370 ms and an args value held by 1 in 100,000 took 1.6 to 2.6 s; with them, 4
  * and 1 ms. Measured with both together, the Postgres drain spent about a quarter more CPU per job
- * (docs/benchmarks.md, "Search indexes"). Postgres only.
+ * (docs/benchmarks.md, session 5). Postgres only.
  */
 public enum SearchIndex {
     /** {@code (kind, id)}: listings filtered by a kind that few jobs have. */
