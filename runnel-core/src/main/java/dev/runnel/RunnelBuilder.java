@@ -306,7 +306,12 @@ public final class RunnelBuilder {
         return this;
     }
 
-    /** The least time between two fetches triggered by inserts (jittered up to 10%). */
+    /**
+     * The least time between a fetch that an insert's signal triggered and that found nothing, and
+     * the next fetch for a signal (jittered up to 10%): it keeps the clients that lost the race for
+     * an insert from all fetching again at once. After any other fetch a signal waits at most 5 ms,
+     * so that jobs inserted one at a time start within milliseconds.
+     */
     public RunnelBuilder fetchCooldown(Duration cooldown) {
         this.fetchCooldown = notNegative("fetchCooldown", cooldown);
         return this;

@@ -49,13 +49,14 @@ public final class Latency {
         try (BenchDatabase db = BenchDatabase.open("sqlite://" + dir.resolve("latency.db"))) {
             new Migrator(db.driver()).up();
             String queue = queue();
+            double cold = LatencyProbe.warmUp(db.driver());
             BlockingQueue<long[]> starts = new LinkedBlockingQueue<>();
             Runnel runnel = LatencyProbe.client(db.driver(), queue, options.workers(),
                     (id, sent, started) -> starts.add(new long[] {id, sent, started}));
             try {
                 // Inserted through the working client itself, as an application would: its insert
                 // signals its own producer (another client's insert would wake only that client).
-                return measure("sqlite", "same", runnel, queue, starts, () -> {
+                return measure("sqlite", "same", cold, runnel, queue, starts, () -> {
                     long t0 = LatencyProbe.nowMicros();
                     runnel.start();
                     return t0;
@@ -96,6 +97,7 @@ public final class Latency {
                 });
                 BufferedWriter stdin = new BufferedWriter(new OutputStreamWriter(child.getOutputStream(),
                         StandardCharsets.UTF_8));
+                double cold = Double.parseDouble(expect(lines, "cold ", Duration.ofSeconds(180)).substring(5));
                 expect(lines, "ready", Duration.ofSeconds(60));
                 BlockingQueue<long[]> starts = new LinkedBlockingQueue<>();
                 Thread.ofPlatform().daemon().start(() -> {
@@ -114,7 +116,7 @@ public final class Latency {
                     }
                 });
                 Runnel inserter = Runnel.builder().driver(db.driver()).build();
-                LatencyResult result = measure("postgres", "other", inserter, queue, starts, () -> {
+                LatencyResult result = measure("postgres", "other", cold, inserter, queue, starts, () -> {
                     send(stdin, "go");
                     long[] started = starts.poll(60, TimeUnit.SECONDS);
                     if (started == null || started[0] != -1) {
@@ -136,7 +138,7 @@ public final class Latency {
         long start() throws IOException, InterruptedException;
     }
 
-    private LatencyResult measure(String driver, String process, Runnel inserter, String queue,
+    private LatencyResult measure(String driver, String process, double coldMs, Runnel inserter, String queue,
             BlockingQueue<long[]> starts, Starter starter) throws IOException, InterruptedException {
         InsertOptions opts = InsertOptions.builder().queue(queue).build();
         IdBitmap inserted = new IdBitmap();
@@ -179,7 +181,7 @@ public final class Latency {
         }
         long missing = inserted.countMissingIn(worked);
         LatencyResult result = LatencyResult.of(driver, process, options.ratePerSec(),
-                java.util.Arrays.copyOf(micros, got), firstMs, duplicates, missing);
+                java.util.Arrays.copyOf(micros, got), firstMs, coldMs, duplicates, missing);
         out.println(result.describe());
         out.flush();
         return result;
@@ -193,15 +195,15 @@ public final class Latency {
         return s;
     }
 
-    private static void expect(BlockingQueue<String> lines, String word, Duration timeout) throws InterruptedException {
+    private static String expect(BlockingQueue<String> lines, String word, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             String line = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             if (line == null) {
                 throw new IllegalStateException("the probe JVM did not say '" + word + "'");
             }
-            if (line.equals(word)) {
-                return;
+            if (line.startsWith(word)) {
+                return line;
             }
         }
     }

@@ -14,7 +14,7 @@ import java.time.Instant;
  * The working side of the latency bench: a client whose worker notes, as it starts each job, the
  * wall-clock time (microseconds) next to the insert time the job carries. Wall clocks, not
  * {@code nanoTime}, so that an insert in one JVM and a start in another compare on one machine.
- * In its own JVM ({@link #main}) it talks over stdin and stdout: {@code ready}, then on {@code go}
+ * In its own JVM ({@link #main}) it talks over stdin and stdout: after a warm-up, {@code cold MS} and {@code ready}, then on {@code go}
  * it prints {@code started T} and starts the client, then {@code job ID SENT STARTED} per job,
  * and on {@code stop} stops and prints {@code done}.
  */
@@ -55,6 +55,27 @@ public final class LatencyProbe {
                 .build();
     }
 
+    /**
+     * Starts a first client in this JVM, with one job waiting, and stops it once that job has
+     * started: the JVM's classes are loaded and its code warm before anything is measured. Returns
+     * the cold start's figure, ms from the start call to the job's worker starting.
+     */
+    static double warmUp(Driver driver) throws InterruptedException {
+        String queue = "latency_warmup_" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        java.util.concurrent.CompletableFuture<Long> started = new java.util.concurrent.CompletableFuture<>();
+        Runnel runnel = client(driver, queue, 1, (id, sent, at) -> started.complete(at));
+        runnel.insert(new Args(BEFORE_START), dev.runnel.InsertOptions.builder().queue(queue).build());
+        long t0 = nowMicros();
+        runnel.start();
+        try {
+            return (started.get(120, java.util.concurrent.TimeUnit.SECONDS) - t0) / 1e3;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the warm-up job did not start: " + e, e);
+        } finally {
+            runnel.stop(Duration.ofSeconds(10));
+        }
+    }
+
     /** A probe JVM: {@code LatencyProbe QUEUE WORKERS}, the database URL in {@value #URL_VARIABLE}. */
     public static void main(String[] args) throws Exception {
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
@@ -66,7 +87,9 @@ public final class LatencyProbe {
                     out.flush();
                 }
             });
+            double cold = warmUp(driver);
             synchronized (out) {
+                out.println("cold " + cold);
                 out.println("ready");
                 out.flush();
             }
