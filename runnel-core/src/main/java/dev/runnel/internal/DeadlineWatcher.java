@@ -11,18 +11,47 @@ public final class DeadlineWatcher extends Ticker {
     /** How often running jobs are checked; a timeout fires at most this late. */
     public static final Duration SWEEP = Duration.ofMillis(20);
 
+    /**
+     * How long the watcher sleeps while no job runs: a job that starts wakes it. Sweeping every
+     * 20 ms with nothing to watch cost an idle client 0.5% of a core (measured over 20 s with
+     * /proc's per-thread times), as much as all its other services together.
+     */
+    static final Duration IDLE_WAIT = Duration.ofSeconds(1);
+
     private final List<Producer> producers;
+    /** Set when a sweep found no running job and the watcher sleeps {@link #IDLE_WAIT}; a job start clears it. */
+    private volatile boolean idle;
 
     public DeadlineWatcher(List<Producer> producers) {
         super("deadlines", SWEEP);
         this.producers = List.copyOf(producers);
+        producers.forEach(p -> p.watchedBy(this));
+    }
+
+    /**
+     * A job was added to its producer's running jobs: wakes the watcher if it sleeps idle. One
+     * volatile read per job while the watcher is busy.
+     */
+    void jobStarted() {
+        if (idle) {
+            idle = false;
+            wakeUp();
+        }
+    }
+
+    @Override
+    protected long waitNanos() {
+        return idle ? IDLE_WAIT.toNanos() : super.waitNanos();
     }
 
     @Override
     protected boolean tick() {
         long now = System.nanoTime();
+        // Idle first, then look: a job added after the look sees the flag set and wakes us.
+        idle = true;
         for (Producer producer : producers) {
             for (RunningJob job : producer.running()) {
+                idle = false;
                 if (job.pastDeadline(now)) {
                     job.cancel(RunningJob.Cause.TIMEOUT, "job timed out after " + job.timeout().toMillis() + " ms");
                 }

@@ -94,6 +94,8 @@ public final class Producer implements Service {
     /** Limited claims in a row that got nothing; only the loop touches it. */
     private int limitedEmpty = LIMITED_RETRIES;
     private Thread loop;
+    /** Told of each job start, so it may sleep while none runs; set before {@link #start()}. */
+    private DeadlineWatcher watcher;
 
     public Producer(Config config, Driver driver, JobRunner runner, Completer completer, Clock clock,
             ClaimClock claimClock, RuntimeListeners listeners) {
@@ -115,6 +117,11 @@ public final class Producer implements Service {
         if (loop == null) {
             loop = Thread.ofPlatform().name("runnel-producer-" + config.queue()).daemon().start(this::run);
         }
+    }
+
+    /** The watcher of this producer's deadlines, told of each job start; called before {@link #start()}. */
+    void watchedBy(DeadlineWatcher deadlines) {
+        this.watcher = deadlines;
     }
 
     /** Jobs were inserted into this queue: fetch once the cooldown allows. */
@@ -310,6 +317,9 @@ public final class Producer implements Service {
         RunningJob job = new RunningJob(row);
         active.incrementAndGet();
         running.put(row.id(), job);
+        if (watcher != null) {
+            watcher.jobStarted();
+        }
         jobThreads.newThread(() -> {
             try {
                 Outcome outcome = runner.run(job);
