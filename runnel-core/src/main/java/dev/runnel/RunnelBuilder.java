@@ -307,9 +307,9 @@ public final class RunnelBuilder {
     }
 
     /**
-     * The least time between a fetch that an insert's signal triggered and that found nothing, and
-     * the next fetch for a signal (jittered up to 10%): it keeps the clients that lost the race for
-     * an insert from all fetching again at once. After any other fetch a signal waits at most 5 ms,
+     * The least time between fetches for inserts' signals once two such fetches in a row found
+     * nothing (jittered up to 10%): it keeps the clients that keep losing the race for inserts
+     * from all fetching again at once. Otherwise a signal waits at most 5 ms after the last fetch,
      * so that jobs inserted one at a time start within milliseconds.
      */
     public RunnelBuilder fetchCooldown(Duration cooldown) {
