@@ -93,6 +93,8 @@ public final class Latency {
                         }
                     } catch (IOException ended) {
                         // the probe exited
+                    } finally {
+                        lines.add(EOF);
                     }
                 });
                 BufferedWriter stdin = new BufferedWriter(new OutputStreamWriter(child.getOutputStream(),
@@ -102,8 +104,7 @@ public final class Latency {
                 BlockingQueue<long[]> starts = new LinkedBlockingQueue<>();
                 Thread.ofPlatform().daemon().start(() -> {
                     try {
-                        while (true) {
-                            String line = lines.take();
+                        for (String line = lines.take(); !line.equals(EOF); line = lines.take()) {
                             if (line.startsWith("job ")) {
                                 String[] f = line.split(" ");
                                 starts.add(new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3])});
@@ -132,6 +133,9 @@ public final class Latency {
             }
         }
     }
+
+    /** Put after the probe's last line: no line it prints is empty. */
+    private static final String EOF = "";
 
     /** Starts the client: returns the wall-clock micros at its start call. */
     private interface Starter {

@@ -19,7 +19,7 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "jobs-table", mixinStandardHelpOptions = true,
         description = "Seed 004's table: no-op, HTTP, Postgres, file, CPU-bound and idle jobs at the seed's "
-                + "concurrencies, at least once and at most once, with time, RSS, %CPU and an exactly-once audit.")
+                + "concurrencies, at least once and at most once, with time, RSS, %%CPU and an exactly-once audit.")
 final class JobsTableCommand implements Callable<Integer> {
     /** Where the pg_sleep rows sleep unless told. */
     static final String DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/test";

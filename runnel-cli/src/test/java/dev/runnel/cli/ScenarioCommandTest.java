@@ -47,5 +47,9 @@ class ScenarioCommandTest {
         Result r = run("scenario", "--help");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("jobs-table");
+        Result help = run("scenario", "jobs-table", "--help");
+        assertThat(help.code()).isZero();
+        assertThat(help.out()).contains("%CPU", "--idle", "--postgres-url").doesNotContain("%%");
+        assertThat(help.err()).isEmpty();
     }
 }
