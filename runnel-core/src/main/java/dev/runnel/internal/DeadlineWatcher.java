@@ -47,13 +47,25 @@ public final class DeadlineWatcher extends Ticker {
     @Override
     protected boolean tick() {
         long now = System.nanoTime();
-        // Idle first, then look: a job added after the look sees the flag set and wakes us.
-        idle = true;
+        boolean any = false;
         for (Producer producer : producers) {
             for (RunningJob job : producer.running()) {
-                idle = false;
+                any = true;
                 if (job.pastDeadline(now)) {
                     job.cancel(RunningJob.Cause.TIMEOUT, "job timed out after " + job.timeout().toMillis() + " ms");
+                }
+            }
+        }
+        if (!any) {
+            // Idle first, then look again: a job added after this second look sees the flag set and
+            // wakes us. The flag is raised only when nothing runs: raised at every sweep, busy
+            // clients' job starts saw it and woke the watcher into sweep after sweep (the bench at
+            // 1,000 slots lost about a fifth of its jobs/s).
+            idle = true;
+            for (Producer producer : producers) {
+                if (!producer.running().isEmpty()) {
+                    idle = false;
+                    break;
                 }
             }
         }
