@@ -8,6 +8,9 @@ module dev.runnel.bench {
     requires java.net.http;
     requires dev.runnel.sqlite;
     requires dev.runnel.postgres;
+    // The jobs table's HTTP rows: a local server (in a JVM of its own) and a client.
+    requires jdk.httpserver;
+    requires java.net.http;
 
     exports dev.runnel.bench;
 }

@@ -351,7 +351,12 @@ public final class RunnelBuilder {
         return this;
     }
 
-    /** The least time between two fetches triggered by inserts (jittered up to 10%). */
+    /**
+     * The least time between fetches for inserts' signals once two such fetches in a row found
+     * nothing (jittered up to 10%): it keeps the clients that keep losing the race for inserts
+     * from all fetching again at once. Otherwise a signal waits at most 5 ms after the last fetch,
+     * so that jobs inserted one at a time start within milliseconds.
+     */
     public RunnelBuilder fetchCooldown(Duration cooldown) {
         this.fetchCooldown = notNegative("fetchCooldown", cooldown);
         return this;

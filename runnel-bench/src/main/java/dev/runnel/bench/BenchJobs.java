@@ -79,6 +79,19 @@ public final class BenchJobs {
     /** As {@link #client(Driver, String, int, Runnel.Delivery, Tally)}, each job taking {@code jobTime} (a sleep). */
     public static RunnelBuilder client(Driver driver, String queue, int workers, Runnel.Delivery delivery,
             Duration jobTime, Tally tally) {
+        Body sleep = n -> Thread.sleep(jobTime);
+        return client(driver, queue, workers, delivery, jobTime.isZero() ? null : sleep, tally);
+    }
+
+    /** What a job does with its sequence number, beyond being counted: a scenario's workload. */
+    @FunctionalInterface
+    public interface Body {
+        void run(long n) throws Exception;
+    }
+
+    /** As {@link #client(Driver, String, int, Runnel.Delivery, Tally)}, each job running {@code body}; null for none. */
+    public static RunnelBuilder client(Driver driver, String queue, int workers, Runnel.Delivery delivery,
+            Body body, Tally tally) {
         boolean atMostOnce = delivery == Runnel.Delivery.AT_MOST_ONCE;
         RunnelBuilder builder = Runnel.builder()
                 .driver(driver)
@@ -87,8 +100,8 @@ public final class BenchJobs {
                     if (!tally.worked.add(job.id())) {
                         tally.duplicates.incrementAndGet();
                     }
-                    if (!jobTime.isZero()) {
-                        Thread.sleep(jobTime);
+                    if (body != null) {
+                        body.run(job.args().n());
                     }
                     if (atMostOnce) {
                         tally.completed.increment();

@@ -28,6 +28,20 @@ final class ProcCpu {
         }
     }
 
+    /** Resident set size of one process in kB ({@code VmRSS} of /proc/PID/status), or -1 when unavailable. */
+    static long rssKb(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.substring(6).strip().split("\\s+")[0]);
+                }
+            }
+            return -1;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** CPU ms of every process whose command name is {@code comm} (e.g. {@code postgres}), by pid. */
     static Map<Long, Double> byCommand(String comm) {
         Map<Long, Double> out = new HashMap<>();

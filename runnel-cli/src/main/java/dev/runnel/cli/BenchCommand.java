@@ -6,6 +6,11 @@ import dev.runnel.bench.BareLoop;
 import dev.runnel.bench.BenchDatabase;
 import dev.runnel.bench.Bench;
 import dev.runnel.bench.BenchResult;
+import dev.runnel.bench.Latency;
+import dev.runnel.bench.LatencyResult;
+import dev.runnel.RunnelConnectException;
+import java.util.ArrayList;
+import java.util.List;
 import dev.runnel.driver.Driver;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -55,8 +60,28 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print a JSON summary as the last line.")
     boolean json;
 
+    @Option(names = "--latency", description = "Instead, measure the latency from insert to start: jobs inserted one "
+            + "at a time into an idle client, on SQLite (same process) and Postgres (another process, woken by "
+            + "LISTEN/NOTIFY); ends with a JSON line of p50, p99 and max.")
+    boolean latency;
+
+    @Option(names = "--postgres-url", paramLabel = "URL", defaultValue = JobsTableCommand.DEFAULT_POSTGRES_URL,
+            description = "With --latency: the Postgres to measure (default: ${DEFAULT-VALUE}).")
+    String postgresUrl;
+
+    @Option(names = "--latency-jobs", paramLabel = "N", defaultValue = "" + Latency.DEFAULT_JOBS,
+            description = "With --latency: jobs per driver (default: ${DEFAULT-VALUE}).")
+    int latencyJobs;
+
+    @Option(names = "--rate", paramLabel = "R", defaultValue = "" + Latency.DEFAULT_RATE,
+            description = "With --latency: jobs inserted per second (default: ${DEFAULT-VALUE}).")
+    double rate;
+
     @Override
     public Integer call() throws Exception {
+        if (latency) {
+            return latency();
+        }
         if (totalJobs != null) {
             Flags.atLeast("--num-total-jobs", totalJobs, 1);
         }
@@ -93,5 +118,27 @@ final class BenchCommand implements Callable<Integer> {
         }
         out.flush();
         return result.exact() ? 0 : Main.EXIT_FAILURE;
+    }
+
+    private int latency() throws Exception {
+        Flags.between("--latency-jobs", latencyJobs, 1, 100_000);
+        if (!(rate > 0 && rate <= 1_000)) {
+            throw new IllegalArgumentException("--rate must be above 0 and at most 1000, was " + rate);
+        }
+        JobsTableCommand.checkUrl("--postgres-url", postgresUrl, true);
+        PrintWriter out = spec.commandLine().getOut();
+        Latency bench = new Latency(new Latency.Options(latencyJobs, rate, 10, Duration.ofSeconds(60)), out);
+        List<LatencyResult> results = new ArrayList<>();
+        List<String> notRun = new ArrayList<>();
+        results.add(bench.runSqlite());
+        try {
+            results.add(bench.runPostgres(postgresUrl));
+        } catch (RunnelConnectException e) {
+            notRun.add("postgres: cannot be reached: " + e.getMessage());
+            out.println("latency postgres: NOT RUN: " + e.getMessage());
+        }
+        out.println(Latency.toJson(results, notRun));
+        out.flush();
+        return results.stream().allMatch(LatencyResult::exact) ? 0 : Main.EXIT_FAILURE;
     }
 }

@@ -8,6 +8,6 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "scenario", mixinStandardHelpOptions = true,
         description = "Run one of the seeds' scenarios and print its figures.",
-        subcommands = {EmbeddedLatencyCommand.class, SqliteContentionCommand.class})
+        subcommands = {EmbeddedLatencyCommand.class, SqliteContentionCommand.class, JobsTableCommand.class})
 final class ScenarioCommand {
 }

@@ -44,7 +44,13 @@ import org.slf4j.LoggerFactory;
 public final class Completer implements Service {
     private static final Logger LOG = LoggerFactory.getLogger(Completer.class);
     private static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(2);
-    private static final long IDLE_POLL_MS = 50;
+    /**
+     * The longest the completer sleeps with nothing to write: the first outcome, or a stop, wakes
+     * it at once. It polled every 50 ms instead, which cost an idle client about 0.2-0.4% of a core
+     * (measured with /proc's per-thread times); the wake-up an idle completer now takes from the
+     * first submit is the one the queue's own signal took before.
+     */
+    private static final long IDLE_PARK_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** How much of the database's reason an unstorable outcome's replacement error keeps. */
     private static final int MAX_REASON_CHARS = 1_000;
 
@@ -149,6 +155,7 @@ public final class Completer implements Service {
         }
         stopDeadlineNanos = System.nanoTime() + config.stopTimeout().toNanos();
         stopping = true;
+        LockSupport.unpark(t);
         try {
             t.join();
         } catch (InterruptedException e) {
@@ -160,11 +167,7 @@ public final class Completer implements Service {
         List<Outcome> batch = new ArrayList<>(config.batchSize());
         while (true) {
             batch.clear();
-            try {
-                gather(batch);
-            } catch (InterruptedException e) {
-                take(batch, config.batchSize());
-            }
+            gather(batch);
             if (batch.isEmpty()) {
                 if (stopping && queue.isEmpty()) {
                     return;
@@ -181,14 +184,22 @@ public final class Completer implements Service {
         }
     }
 
-    private void gather(List<Outcome> batch) throws InterruptedException {
+    private void gather(List<Outcome> batch) {
         if (stopping) {
             take(batch, config.batchSize());
             return;
         }
-        // Polled, not taken, so that a stopping completer notices without being interrupted
-        // (an interrupt could break a JDBC call in flight).
-        Outcome first = queue.poll(IDLE_POLL_MS, TimeUnit.MILLISECONDS);
+        // Parked, not taken from the queue, so that a stop wakes it without an interrupt (which
+        // could break a JDBC call in flight); a submit wakes it as it does a gathering batch.
+        if (pending.get() == 0) {
+            neededForFull = 1;
+            gathering = true;
+            if (pending.get() == 0 && !stopping) {
+                LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+            }
+            gathering = false;
+        }
+        Outcome first = queue.poll();
         if (first == null) {
             return;
         }

@@ -27,6 +27,11 @@ public abstract class Ticker implements Service {
     /** One round of work; returns true to run again at once (there was more to do). */
     protected abstract boolean tick();
 
+    /** How long to wait after a tick that returned false; the interval unless a subclass knows better. */
+    protected long waitNanos() {
+        return interval.toNanos();
+    }
+
     @Override
     public synchronized void start() {
         if (thread == null) {
@@ -73,7 +78,7 @@ public abstract class Ticker implements Service {
                 again = false;
             }
             if (!again) {
-                long end = System.nanoTime() + interval.toNanos();
+                long end = System.nanoTime() + waitNanos();
                 long left;
                 while (!stopping && !woken && (left = end - System.nanoTime()) > 0) {
                     LockSupport.parkNanos(left);

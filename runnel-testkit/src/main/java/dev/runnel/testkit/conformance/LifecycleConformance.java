@@ -297,6 +297,18 @@ public abstract class LifecycleConformance extends DriverConformance {
     }
 
     @Test
+    void jobsInsertedOneAtATimeDoNotWaitOutTheFetchCooldown() {
+        // Cooldown and poll far beyond the test's timeout: only an insert's signal, acted on at
+        // once after a fetch that claimed jobs (or a poll), can start these jobs in time.
+        Runnel runnel = started(client().fetchPollInterval(Duration.ofMinutes(10)).fetchCooldown(Duration.ofMinutes(10))
+                .queue("default", 10).worker(TestArgs.class, job -> {}).listener(events));
+        for (int i = 0; i < 3; i++) {
+            long id = runnel.insert(new TestArgs("one at a time", i)).id();
+            assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.COMPLETED);
+        }
+    }
+
+    @Test
     void undecodableArgsAreDiscardedAtOnce() {
         Runnel runnel = run(job -> {});
         long id = driver.jobInsertMany(List.of(new JobInsertParams("test_job", "{\"name\":\"x\",\"value\":\"not a number\"}",

@@ -1,0 +1,235 @@
+package dev.runnel.bench;
+
+import dev.runnel.InsertOptions;
+import dev.runnel.Migrator;
+import dev.runnel.Runnel;
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The latency bench ({@code runnel bench --latency}): jobs inserted one at a time, at a steady
+ * rate, into an idle client; for each, the time from the insert call to its worker starting. On
+ * SQLite the client runs in this JVM, woken by the in-process signal; on Postgres it runs in a JVM
+ * of its own, woken by LISTEN/NOTIFY. First, one job waits while a new client starts: the time from
+ * its start call to that job's worker starting.
+ */
+public final class Latency {
+    /** Default jobs per driver. */
+    public static final int DEFAULT_JOBS = 200;
+    /** Default rate: 20 jobs/s, one every 50 ms, closer together than the default fetch cooldown. */
+    public static final double DEFAULT_RATE = 20;
+
+    /** @param workers the client's slots on the queue */
+    public record Options(int jobs, double ratePerSec, int workers, Duration timeout) {}
+
+    private final Options options;
+    private final PrintWriter out;
+
+    public Latency(Options options, PrintWriter out) {
+        this.options = options;
+        this.out = out;
+    }
+
+    /** The client in this JVM, on a fresh SQLite file in a temp dir. */
+    public LatencyResult runSqlite() throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory("runnel-latency");
+        try (BenchDatabase db = BenchDatabase.open("sqlite://" + dir.resolve("latency.db"))) {
+            new Migrator(db.driver()).up();
+            String queue = queue();
+            double cold = LatencyProbe.warmUp(db.driver());
+            BlockingQueue<long[]> starts = new LinkedBlockingQueue<>();
+            Runnel runnel = LatencyProbe.client(db.driver(), queue, options.workers(),
+                    (id, sent, started) -> starts.add(new long[] {id, sent, started}));
+            try {
+                // Inserted through the working client itself, as an application would: its insert
+                // signals its own producer (another client's insert would wake only that client).
+                return measure("sqlite", "same", cold, runnel, queue, starts, () -> {
+                    long t0 = LatencyProbe.nowMicros();
+                    runnel.start();
+                    return t0;
+                });
+            } finally {
+                runnel.stop(Duration.ofSeconds(10));
+            }
+        } finally {
+            try (var files = Files.list(dir)) {
+                files.forEach(f -> f.toFile().delete());
+            }
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    /** The client in a JVM of its own, on a fresh schema of the Postgres at {@code url}. */
+    public LatencyResult runPostgres(String url) throws IOException, InterruptedException {
+        try (BenchDatabase db = BenchDatabase.open(url)) {
+            String queue = queue();
+            String java = ProcessHandle.current().info().command().orElse("java");
+            ProcessBuilder builder = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
+                    LatencyProbe.class.getName(), queue, Integer.toString(options.workers())))
+                    .redirectError(ProcessBuilder.Redirect.DISCARD);
+            builder.environment().put(LatencyProbe.URL_VARIABLE, db.url());
+            Process child = builder.start();
+            try {
+                BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+                Thread.ofPlatform().daemon().start(() -> {
+                    try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(),
+                            StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = r.readLine()) != null) {
+                            lines.add(line);
+                        }
+                    } catch (IOException ended) {
+                        // the probe exited
+                    } finally {
+                        lines.add(EOF);
+                    }
+                });
+                BufferedWriter stdin = new BufferedWriter(new OutputStreamWriter(child.getOutputStream(),
+                        StandardCharsets.UTF_8));
+                double cold = Double.parseDouble(expect(lines, "cold ", Duration.ofSeconds(180)).substring(5));
+                expect(lines, "ready", Duration.ofSeconds(60));
+                BlockingQueue<long[]> starts = new LinkedBlockingQueue<>();
+                Thread.ofPlatform().daemon().start(() -> {
+                    try {
+                        for (String line = lines.take(); !line.equals(EOF); line = lines.take()) {
+                            if (line.startsWith("job ")) {
+                                String[] f = line.split(" ");
+                                starts.add(new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3])});
+                            } else if (line.startsWith("started ")) {
+                                starts.add(new long[] {-1, Long.parseLong(line.substring(8).strip()), 0});
+                            }
+                        }
+                    } catch (InterruptedException stop) {
+                        // done
+                    }
+                });
+                Runnel inserter = Runnel.builder().driver(db.driver()).build();
+                LatencyResult result = measure("postgres", "other", cold, inserter, queue, starts, () -> {
+                    send(stdin, "go");
+                    long[] started = starts.poll(60, TimeUnit.SECONDS);
+                    if (started == null || started[0] != -1) {
+                        throw new IllegalStateException("the probe JVM did not start its client");
+                    }
+                    return started[1];
+                });
+                send(stdin, "stop");
+                child.waitFor(30, TimeUnit.SECONDS);
+                return result;
+            } finally {
+                child.destroyForcibly();
+            }
+        }
+    }
+
+    /** Put after the probe's last line: no line it prints is empty. */
+    private static final String EOF = "";
+
+    /** Starts the client: returns the wall-clock micros at its start call. */
+    private interface Starter {
+        long start() throws IOException, InterruptedException;
+    }
+
+    private LatencyResult measure(String driver, String process, double coldMs, Runnel inserter, String queue,
+            BlockingQueue<long[]> starts, Starter starter) throws IOException, InterruptedException {
+        InsertOptions opts = InsertOptions.builder().queue(queue).build();
+        IdBitmap inserted = new IdBitmap();
+        IdBitmap worked = new IdBitmap();
+        long duplicates = 0;
+        inserted.add(inserter.insert(new LatencyProbe.Args(LatencyProbe.BEFORE_START), opts).id());
+        long t0 = starter.start();
+        long[] first = take(starts);
+        if (!worked.add(first[0])) {
+            duplicates++;
+        }
+        double firstMs = (first[2] - t0) / 1e3;
+        // Let the start settle (its first poll and election) so the steady jobs meet an idle client.
+        Thread.sleep(500);
+        long[] micros = new long[options.jobs()];
+        long interval = (long) (1e9 / options.ratePerSec());
+        long next = System.nanoTime();
+        int got = 0;
+        for (int i = 0; i < options.jobs(); i++) {
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            }
+            next += interval;
+            inserted.add(inserter.insert(new LatencyProbe.Args(LatencyProbe.nowMicros()), opts).id());
+            for (long[] s; (s = starts.poll()) != null; ) {
+                duplicates += worked.add(s[0]) ? 0 : 1;
+                micros[got++] = s[2] - s[1];
+            }
+        }
+        long deadline = System.nanoTime() + options.timeout().toNanos();
+        while (got < options.jobs() && System.nanoTime() - deadline < 0) {
+            long[] s = starts.poll(100, TimeUnit.MILLISECONDS);
+            if (s != null) {
+                duplicates += worked.add(s[0]) ? 0 : 1;
+                if (got < micros.length) {
+                    micros[got++] = s[2] - s[1];
+                }
+            }
+        }
+        long missing = inserted.countMissingIn(worked);
+        LatencyResult result = LatencyResult.of(driver, process, options.ratePerSec(),
+                java.util.Arrays.copyOf(micros, got), firstMs, coldMs, duplicates, missing);
+        out.println(result.describe());
+        out.flush();
+        return result;
+    }
+
+    private long[] take(BlockingQueue<long[]> starts) throws InterruptedException {
+        long[] s = starts.poll(options.timeout().toNanos(), TimeUnit.NANOSECONDS);
+        if (s == null) {
+            throw new IllegalStateException("the first job did not start within " + options.timeout());
+        }
+        return s;
+    }
+
+    private static String expect(BlockingQueue<String> lines, String word, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            String line = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (line == null) {
+                throw new IllegalStateException("the probe JVM did not say '" + word + "'");
+            }
+            if (line.startsWith(word)) {
+                return line;
+            }
+        }
+    }
+
+    private static void send(BufferedWriter stdin, String word) throws IOException {
+        stdin.write(word);
+        stdin.newLine();
+        stdin.flush();
+    }
+
+    private static String queue() {
+        return "latency_" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** The bench's one JSON line: each driver's figures, and why a driver could not be measured. */
+    public static String toJson(List<LatencyResult> results, List<String> notRun) {
+        return new JsonLine().put("bench", "latency")
+                .put("p50_target_ms", LatencyResult.P50_TARGET_MS)
+                .put("p99_target_ms", LatencyResult.P99_TARGET_MS)
+                .put("first_job_target_ms", LatencyResult.FIRST_TARGET_MS)
+                .put("results", results.stream().map(LatencyResult::toJson).toList())
+                .put("not_run", notRun)
+                .toString();
+    }
+}

@@ -1,0 +1,58 @@
+package dev.runnel.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The latency bench in miniature, on a real SQLite file in this JVM and on the local Postgres with
+ * the client in a JVM of its own: its shape and exactly-once counts, not its timings. Fails, not
+ * skips, when Postgres is missing.
+ */
+class LatencyTest {
+    static final String URL = System.getenv().getOrDefault("RUNNEL_TEST_POSTGRES_URL",
+            "postgres://postgres@127.0.0.1:5432/test");
+
+    private final Latency latency = new Latency(new Latency.Options(8, 50, 10, Duration.ofSeconds(60)),
+            new PrintWriter(new StringWriter(), true));
+
+    @Test
+    void sqliteInTheSameProcess() throws Exception {
+        check(latency.runSqlite(), "sqlite", "same");
+    }
+
+    @Test
+    void postgresInAnotherProcess() throws Exception {
+        check(latency.runPostgres(URL), "postgres", "other");
+    }
+
+    private static void check(LatencyResult r, String driver, String process) {
+        assertThat(r.driver()).isEqualTo(driver);
+        assertThat(r.process()).isEqualTo(process);
+        assertThat(r.jobs()).isEqualTo(8);
+        assertThat(r.exact()).isTrue();
+        assertThat(r.p50Ms()).isPositive().isLessThanOrEqualTo(r.p99Ms());
+        assertThat(r.p99Ms()).isLessThanOrEqualTo(r.maxMs());
+        assertThat(r.firstJobMs()).isPositive();
+        assertThat(r.coldFirstJobMs()).isPositive();
+        assertThat(Latency.toJson(List.of(r), List.of())).startsWith("{\"bench\":\"latency\"")
+                .contains("\"driver\":\"" + driver + "\"", "\"p50_ms\":", "\"p99_ms\":", "\"max_ms\":", "\"exact\":true",
+                        "\"not_run\":[]");
+    }
+
+    @Test
+    void percentilesAreNearestRank() {
+        long[] sorted = new long[100];
+        for (int i = 0; i < 100; i++) {
+            sorted[i] = i + 1;
+        }
+        assertThat(LatencyResult.percentile(sorted, 50)).isEqualTo(50);
+        assertThat(LatencyResult.percentile(sorted, 99)).isEqualTo(99);
+        assertThat(LatencyResult.percentile(new long[] {7}, 99)).isEqualTo(7);
+        assertThat(LatencyResult.percentile(new long[0], 50)).isZero();
+    }
+}

@@ -1,0 +1,81 @@
+package dev.runnel.cli;
+
+import dev.runnel.Runnel;
+import dev.runnel.bench.JobsTable;
+import dev.runnel.bench.TableRow;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code runnel scenario jobs-table}: seed 004's table of workloads, each row in both delivery
+ * modes, with time, RSS, %CPU and an exactly-once audit.
+ */
+@Command(name = "jobs-table", mixinStandardHelpOptions = true,
+        description = "Seed 004's table: no-op, HTTP, Postgres, file, CPU-bound and idle jobs at the seed's "
+                + "concurrencies, at least once and at most once, with time, RSS, %%CPU and an exactly-once audit.")
+final class JobsTableCommand implements Callable<Integer> {
+    /** Where the pg_sleep rows sleep unless told. */
+    static final String DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/test";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--database-url", paramLabel = "URL",
+            description = "The job store; each row gets a fresh one (a Postgres schema of its own). "
+                    + "Default: a fresh SQLite file per row in a temp dir.")
+    String storeUrl;
+
+    @Option(names = "--postgres-url", paramLabel = "URL", defaultValue = DEFAULT_POSTGRES_URL,
+            description = "Where the pg_sleep rows run their sleeps (default: ${DEFAULT-VALUE}). When it cannot "
+                    + "be reached, those rows say so and the rest run.")
+    String postgresUrl;
+
+    @Option(names = "--idle", paramLabel = "D", converter = DurationConverter.class, defaultValue = "3m",
+            description = "How long each idle row idles (default: ${DEFAULT-VALUE}, the seed's).")
+    Duration idle;
+
+    @Option(names = "--json", description = "End with one JSON line of every row's figures.")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        if (idle.isZero() || idle.isNegative()) {
+            throw new IllegalArgumentException("--idle must be positive, was " + DurationConverter.format(idle));
+        }
+        checkUrl("--postgres-url", postgresUrl, true);
+        if (storeUrl != null) {
+            checkUrl("--database-url", storeUrl, false);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        JobsTable table = new JobsTable(new JobsTable.Options(Optional.ofNullable(storeUrl), postgresUrl, idle,
+                JobsTable.seedPlans(), List.of(Runnel.Delivery.AT_LEAST_ONCE, Runnel.Delivery.AT_MOST_ONCE),
+                Duration.ofMinutes(2)), out);
+        List<TableRow> rows = table.run();
+        if (json) {
+            out.println(JobsTable.toJson(rows, storeUrl == null ? "sqlite (a fresh file per row)" : redacted(storeUrl), idle));
+        }
+        out.flush();
+        return rows.stream().allMatch(TableRow::exact) ? 0 : Main.EXIT_FAILURE;
+    }
+
+    /** Rejects a URL of the wrong scheme before anything runs. */
+    static void checkUrl(String flag, String url, boolean postgresOnly) {
+        boolean pg = url.startsWith("postgres://") || url.startsWith("postgresql://");
+        if (!pg && (postgresOnly || !url.startsWith("sqlite://"))) {
+            throw new IllegalArgumentException(flag + " must be a " + (postgresOnly ? "postgres://" : "postgres:// or sqlite://")
+                    + " URL, was '" + url + "'");
+        }
+    }
+
+    /** The URL without a password, for the summary. */
+    private static String redacted(String url) {
+        return url.replaceAll("(://[^:/@]+):[^@/]*@", "$1:***@");
+    }
+}

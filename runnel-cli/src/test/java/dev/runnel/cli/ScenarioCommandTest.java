@@ -1,0 +1,55 @@
+package dev.runnel.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code runnel scenario jobs-table} and {@code runnel bench --latency} on bad input: one line and
+ * exit 2, before anything runs. Their figures are tested in runnel-bench (JobsTableTest, LatencyTest).
+ */
+class ScenarioCommandTest {
+    record Result(int code, String out, String err) {}
+
+    private static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    private static void exitsTwoWithOneLine(Result r, String mentions) {
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err().lines().filter(l -> !l.isBlank()).count()).isEqualTo(1);
+        assertThat(r.err()).contains(mentions).doesNotContain("Exception");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void jobsTableRejectsBadFlags() {
+        exitsTwoWithOneLine(run("scenario", "jobs-table", "--postgres-url", "sqlite://x.db"), "--postgres-url");
+        exitsTwoWithOneLine(run("scenario", "jobs-table", "--database-url", "mysql://x"), "--database-url");
+        exitsTwoWithOneLine(run("scenario", "jobs-table", "--idle", "0s"), "--idle");
+        exitsTwoWithOneLine(run("scenario", "jobs-table", "--idle", "soon"), "soon");
+    }
+
+    @Test
+    void latencyBenchRejectsBadFlags() {
+        exitsTwoWithOneLine(run("bench", "--latency", "--rate", "0"), "--rate");
+        exitsTwoWithOneLine(run("bench", "--latency", "--latency-jobs", "0"), "--latency-jobs");
+        exitsTwoWithOneLine(run("bench", "--latency", "--postgres-url", "sqlite://x.db"), "--postgres-url");
+    }
+
+    @Test
+    void scenarioListsJobsTable() {
+        Result r = run("scenario", "--help");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("jobs-table");
+        Result help = run("scenario", "jobs-table", "--help");
+        assertThat(help.code()).isZero();
+        assertThat(help.out()).contains("%CPU", "--idle", "--postgres-url").doesNotContain("%%");
+        assertThat(help.err()).isEmpty();
+    }
+}
