@@ -15,9 +15,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The reads the pages and the API share, each one a call of the public API. */
 final class Snapshots {
+    private static final Logger LOG = LoggerFactory.getLogger(Snapshots.class);
     /** Running jobs read to count each client's: running jobs are few, and read through their own index. */
     private static final int RUNNING_SCAN = JobQuery.MAX_LIMIT;
 
@@ -33,19 +37,41 @@ final class Snapshots {
     private final Runnel runnel;
     private final Clock clock;
     private volatile Cached cached;
+    private final AtomicBoolean refreshing = new AtomicBoolean();
 
     Snapshots(Runnel runnel, Clock clock) {
         this.runnel = runnel;
         this.clock = clock;
     }
 
+    /**
+     * The counts: read at once when there are none (first, or after a change), else the last
+     * reading, refreshed in the background once it is older than {@link #COUNTS_FRESH}, so that no
+     * request waits for a count (on 10 million jobs a reading took 330 to 800 ms on a busy disk).
+     */
     Views.Counts counts() {
         Instant now = clock.instant();
         Cached c = cached;
-        if (c == null || c.at().plus(COUNTS_FRESH).isBefore(now) || c.at().isAfter(now)) {
-            c = new Cached(now, Views.Counts.of(runnel.jobs().counts()));
-            cached = c;
+        if (c == null) {
+            return refresh(now);
         }
+        if ((c.at().plus(COUNTS_FRESH).isBefore(now) || c.at().isAfter(now)) && refreshing.compareAndSet(false, true)) {
+            Thread.ofVirtual().name("runnel-web-counts").start(() -> {
+                try {
+                    refresh(clock.instant());
+                } catch (RuntimeException e) {
+                    LOG.warn("the dashboard could not refresh its counts: {}", e.toString());
+                } finally {
+                    refreshing.set(false);
+                }
+            });
+        }
+        return c.counts();
+    }
+
+    private Views.Counts refresh(Instant now) {
+        Cached c = new Cached(now, Views.Counts.of(runnel.jobs().counts()));
+        cached = c;
         return c.counts();
     }
 
