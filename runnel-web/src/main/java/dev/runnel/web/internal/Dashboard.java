@@ -45,9 +45,9 @@ public final class Dashboard implements HttpHandler {
     public Dashboard(Runnel runnel, Authenticator auth, byte[] secret) {
         this.auth = auth;
         this.csrf = new Csrf(secret);
-        this.ops = new Operations(runnel, clock);
         this.throughput = new Throughput(runnel.jobs(), clock);
         this.data = new Snapshots(runnel, clock);
+        this.ops = new Operations(runnel, clock, data::counts);
         this.pages = new HtmlPages(runnel, data, ops);
         this.api = new JsonApi(runnel, data, ops, throughput, csrf, clock);
     }

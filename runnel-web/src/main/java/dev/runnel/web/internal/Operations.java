@@ -1,7 +1,6 @@
 package dev.runnel.web.internal;
 
 import dev.runnel.AuditRow;
-import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.NotFoundException;
@@ -12,6 +11,7 @@ import dev.runnel.web.WebUser;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -49,10 +49,13 @@ final class Operations {
 
     private final Runnel runnel;
     private final Clock clock;
+    private final Supplier<Views.Counts> counts;
 
-    Operations(Runnel runnel, Clock clock) {
+    /** {@code counts}: the dashboard's shared reading of the counts (Snapshots), not a count of its own. */
+    Operations(Runnel runnel, Clock clock, Supplier<Views.Counts> counts) {
         this.runnel = runnel;
         this.clock = clock;
+        this.counts = counts;
     }
 
     JobRow one(WebUser user, JobAction action, long id) {
@@ -113,20 +116,15 @@ final class Operations {
 
     /**
      * How many jobs {@code filter} matches, shown before a bulk change is confirmed: from the
-     * maintained counts when it is a state and nothing else, else by walking the matches a page of
+     * dashboard's reading of the counts (at most a few seconds old) when it is a state and nothing else, else by walking the matches a page of
      * 10,000 ids at a time up to {@link #COUNT_CAP}. Only asked on a confirmation, never on a refresh.
      */
     Matches count(JobFilter filter) {
         if (!filter.narrowed()) {
-            long n = 0;
-            boolean exact = true;
-            for (JobCount c : runnel.jobs().counts()) {
-                if (filter.state().isEmpty() || filter.state().get() == c.state()) {
-                    n += c.count();
-                    exact &= c.exact();
-                }
-            }
-            return new Matches(n, !exact);
+            Views.Counts now = counts.get();
+            long n = filter.state().map(state -> now.total().getOrDefault(state, 0L))
+                    .orElseGet(() -> now.total().values().stream().mapToLong(Long::longValue).sum());
+            return new Matches(n, !now.exact());
         }
         JobQuery page = filter.query().limit(JobQuery.MAX_LIMIT);
         long n = 0;
