@@ -23,10 +23,10 @@ final class Operations {
     /** Bulk changes by filter read and change this many jobs per statement. */
     private static final int BULK_PAGE = 1_000;
     /**
-     * Counting a filter's matches before a bulk change stops here, and says "at least": it reads
-     * the jobs themselves, and on 10 million jobs reading 10,000 of them took 200 to 250 ms.
+     * Counting a filter's matches before a bulk change stops here, and says "at least": one page of
+     * ids. On 10 million jobs, counting to 100,000 (ten pages) took 220 to 250 ms; one page, a tenth.
      */
-    static final int COUNT_CAP = 1_000;
+    static final long COUNT_CAP = JobQuery.MAX_LIMIT;
     /** A selection may name at most this many jobs; larger sets go by filter. */
     static final int MAX_SELECTION = 1_000;
 
@@ -130,7 +130,7 @@ final class Operations {
                     .orElseGet(() -> now.total().values().stream().mapToLong(Long::longValue).sum());
             return new Matches(n, !now.exact());
         }
-        JobQuery page = filter.query().limit(COUNT_CAP);
+        JobQuery page = filter.query().limit(JobQuery.MAX_LIMIT);
         long n = 0;
         while (n < COUNT_CAP) {
             List<JobRow> rows = runnel.jobs().list(page);
