@@ -5,12 +5,8 @@ import dev.runnel.SearchIndexes;
 import dev.runnel.driver.Driver;
 import java.io.PrintWriter;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code runnel indexes list|create|drop}: the optional search indexes (Postgres). */
 @Command(name = "indexes", mixinStandardHelpOptions = true,
@@ -20,19 +16,10 @@ import picocli.CommandLine.Spec;
         subcommands = {IndexesCommand.ListIndexes.class, IndexesCommand.Create.class, IndexesCommand.Drop.class})
 final class IndexesCommand {
 
-    abstract static class Base implements Callable<Integer> {
-        @Mixin
-        DatabaseOption database;
-
-        @Spec
-        CommandSpec spec;
-
+    abstract static class Base extends DriverCommand {
         @Override
-        public Integer call() {
-            try (Driver driver = database.open()) {
-                run(new SearchIndexes(driver), spec.commandLine().getOut());
-            }
-            return 0;
+        final void run(Driver driver, PrintWriter out) {
+            run(new SearchIndexes(driver), out);
         }
 
         abstract void run(SearchIndexes indexes, PrintWriter out);

@@ -4,12 +4,8 @@ import dev.runnel.Migrator;
 import dev.runnel.driver.Driver;
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code runnel migrate up|down|list|sql}. */
 @Command(name = "migrate", mixinStandardHelpOptions = true, description = "Apply, revert, list or print schema migrations.",
@@ -17,19 +13,10 @@ import picocli.CommandLine.Model.CommandSpec;
                 MigrateCommand.Sql.class})
 final class MigrateCommand {
 
-    abstract static class Base implements Callable<Integer> {
-        @Mixin
-        DatabaseOption database;
-
-        @Spec
-        CommandSpec spec;
-
+    abstract static class Base extends DriverCommand {
         @Override
-        public Integer call() {
-            try (Driver driver = database.open()) {
-                run(new Migrator(driver), spec.commandLine().getOut());
-            }
-            return 0;
+        final void run(Driver driver, PrintWriter out) {
+            run(new Migrator(driver), out);
         }
 
         abstract void run(Migrator migrator, PrintWriter out);
