@@ -4,6 +4,7 @@ import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.JobCountParams;
 import dev.runnel.internal.CancelWatcher;
+import dev.runnel.internal.JobSearch;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -23,14 +24,19 @@ import java.util.concurrent.TimeoutException;
  * then throws; only a worker that completes anyway completes it.
  */
 public final class Jobs {
+    /** How long {@link #search(JobQuery)} reads ids without an index before it returns what it found: 50 ms. */
+    public static final Duration SEARCH_BUDGET = Duration.ofMillis(50);
+
     private final Driver driver;
     private final Clock clock;
     private final Runnable checkCancels;
+    private final JobSearch search;
 
     Jobs(Driver driver, Clock clock, Runnable checkCancels) {
         this.driver = driver;
         this.clock = clock;
         this.checkCancels = checkCancels;
+        this.search = new JobSearch(driver);
     }
 
     /** The job with this id, if it exists. */
@@ -63,9 +69,31 @@ public final class Jobs {
         }
     }
 
-    /** A page of the jobs {@code query} matches, in its order. */
+    /**
+     * A page of the jobs {@code query} matches, in its order: every match up to the page's limit,
+     * however many ids that reads. A filter no index serves (a kind or args value without its
+     * {@link SearchIndex}) reads every id from the cursor until the page is full, all of them for a
+     * value no job has: seconds on a table of millions. Bulk changes and programs that need every
+     * match use this; people searching use {@link #search(JobQuery)}.
+     */
     public List<JobRow> list(JobQuery query) {
         return driver.jobList(query);
+    }
+
+    /**
+     * A page of {@code query}'s matches for a person waiting on it (the CLI and the dashboard use
+     * this): as {@link #list} where an index serves the filters; otherwise it reads the ids in
+     * windows from the cursor and returns after about {@link #SEARCH_BUDGET} with what
+     * it found, a {@link JobPage#partial() partial} page, and {@link JobPage#more()} goes on from
+     * the last id read.
+     */
+    public JobPage search(JobQuery query) {
+        return search(query, SEARCH_BUDGET);
+    }
+
+    /** {@link #search(JobQuery)} with its own time budget (zero: one window of ids, then return). */
+    public JobPage search(JobQuery query, Duration budget) {
+        return search.search(query, budget);
     }
 
     /**

@@ -1,14 +1,17 @@
 package dev.runnel.bench;
 
 import dev.runnel.JobCount;
+import dev.runnel.JobPage;
 import dev.runnel.JobQuery;
 import dev.runnel.JobState;
+import dev.runnel.Jobs;
 import dev.runnel.Migrator;
 import dev.runnel.RunnelException;
 import dev.runnel.SearchIndex;
 import dev.runnel.SearchIndexes;
 import dev.runnel.driver.JobCountParams;
 import dev.runnel.driver.SqlFile;
+import dev.runnel.internal.JobSearch;
 import dev.runnel.postgres.PostgresDriver;
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -65,10 +68,20 @@ public final class QueryBench {
         }
     }
 
-    /** One timed query: its name, the rows it returned, the median and slowest of its runs. */
-    public record Timing(String name, int rows, double medianMs, double maxMs) {
+    /** Marks the timings of whole listings ({@code Jobs.list}) of searches that returned a partial page. */
+    static final String WHOLE = "(list)";
+
+    /**
+     * One timed query: its name, the rows it returned, the median and slowest of its runs, and
+     * whether it returned a partial page (a search that stopped at its budget).
+     */
+    public record Timing(String name, int rows, double medianMs, double maxMs, boolean partial) {
         public boolean met() {
             return medianMs < TARGET_MS;
+        }
+
+        Timing partial(boolean partial) {
+            return new Timing(name, rows, medianMs, maxMs, partial);
         }
     }
 
@@ -107,8 +120,22 @@ public final class QueryBench {
             out.printf(Locale.ROOT, "query-bench: %,d jobs, heap %.0f MB, indexes %.0f MB%n", sizes[0], sizes[1] / 1048576.0,
                     sizes[2] / 1048576.0);
             List<Timing> timings = new ArrayList<>();
+            // Each listing as people get it (Jobs.search: a filter no index serves reads for at most
+            // its budget); where that returned a partial page, also every match (Jobs.list).
+            JobSearch search = new JobSearch(driver);
             for (Map.Entry<String, JobQuery> q : queries().entrySet()) {
-                timings.add(time(q.getKey(), () -> driver.jobList(q.getValue()).size()));
+                boolean[] partial = new boolean[1];
+                Timing t = time(q.getKey(), () -> {
+                    JobPage page = search.search(q.getValue(), Jobs.SEARCH_BUDGET);
+                    partial[0] = page.partial();
+                    return page.jobs().size();
+                });
+                timings.add(t.partial(partial[0]));
+                if (partial[0]) {
+                    out.printf(Locale.ROOT, "query-bench:   a partial page: the search stopped at its %d ms budget%n",
+                            Jobs.SEARCH_BUDGET.toMillis());
+                    timings.add(time(q.getKey() + ", every match " + WHOLE, () -> driver.jobList(q.getValue()).size()));
+                }
             }
             timings.add(time("counts by queue and state (fast)",
                     () -> driver.jobCountByQueueAndState(JobCountParams.FAST).size()));
@@ -185,9 +212,9 @@ public final class QueryBench {
         }
         double[] sorted = ms.clone();
         Arrays.sort(sorted);
-        Timing t = new Timing(name, rows, sorted[runs / 2], sorted[runs - 1]);
+        Timing t = new Timing(name, rows, sorted[runs / 2], sorted[runs - 1], false);
         out.printf(Locale.ROOT, "query-bench: %-50s %5d rows  median %8.2f ms  max %8.2f ms  %s%n", name, rows,
-                t.medianMs(), t.maxMs(), t.met() ? "" : "OVER " + (int) TARGET_MS + " ms");
+                t.medianMs(), t.maxMs(), t.met() || name.endsWith(WHOLE) ? "" : "OVER " + (int) TARGET_MS + " ms");
         out.flush();
         return t;
     }

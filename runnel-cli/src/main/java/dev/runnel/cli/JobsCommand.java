@@ -1,12 +1,14 @@
 package dev.runnel.cli;
 
 import dev.runnel.JobError;
+import dev.runnel.JobPage;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.NotFoundException;
 import dev.runnel.Runnel;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -52,6 +54,15 @@ final class JobsCommand {
         @Option(names = "--json", description = "Print a JSON array.")
         boolean json;
 
+        @Option(names = "--search-time", paramLabel = "DURATION", defaultValue = "50ms",
+                converter = DurationConverter.class,
+                description = "How long a filter no index serves (a kind or args value, a queue) reads before it prints what"
+                        + " it found and where to go on (default: ${DEFAULT-VALUE}).")
+        Duration searchTime;
+
+        @Option(names = "--whole", description = "Read every id until the page is full, however long that takes.")
+        boolean whole;
+
         @Spec
         CommandSpec spec;
 
@@ -69,9 +80,17 @@ final class JobsCommand {
             }
             PrintWriter out = spec.commandLine().getOut();
             try (Runnel runnel = QueuesCommand.client(database)) {
-                List<JobRow> jobs = runnel.jobs().list(query);
+                JobPage page = whole ? JobPage.listed(query, runnel.jobs().list(query))
+                        : runnel.jobs().search(query, searchTime);
+                List<JobRow> jobs = page.jobs();
+                String goOn = page.more().map(m -> m.afterId() > 0 ? "--after " + m.afterId() : "--before " + m.beforeId())
+                        .orElse("");
                 if (json) {
                     out.println(JsonOut.text(JsonOut.jobs(jobs)));
+                    if (page.partial()) {
+                        spec.commandLine().getErr().println("runnel: a partial page: the search stopped at its time"
+                                + " budget; go on with " + goOn + ", or use --whole");
+                    }
                     return 0;
                 }
                 Table table = new Table(new String[] {"ID", "KIND", "QUEUE", "STATE", "ATTEMPT", "CREATED", "FINALIZED",
@@ -83,7 +102,10 @@ final class JobsCommand {
                             j.lastError().map(JobError::message).orElse(""));
                 }
                 table.print(out);
-                if (jobs.isEmpty()) {
+                if (page.partial()) {
+                    out.println("(" + (jobs.isEmpty() ? "no jobs" : jobs.size() + " jobs") + " so far: the search stopped"
+                            + " at its time budget; go on with " + goOn + ", or read every id with --whole)");
+                } else if (jobs.isEmpty()) {
                     out.println("(no jobs" + (query.filtered() ? " match" : "") + (after != null || before != null
                             ? " on this page)" : ")"));
                 } else {

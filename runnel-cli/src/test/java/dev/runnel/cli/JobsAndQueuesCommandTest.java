@@ -5,14 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.runnel.InsertOptions;
+import dev.runnel.InsertRequest;
 import dev.runnel.JobArgs;
 import dev.runnel.Runnel;
 import dev.runnel.sqlite.SqliteDriver;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.List;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,6 +67,30 @@ class JobsAndQueuesCommandTest {
     }
 
     @Test
+    void aSearchNoIndexServesSaysWhereToGoOn() throws Exception {
+        long sought;
+        try (Runnel runnel = Runnel.builder().driver(SqliteDriver.open(dir.resolve("x.db"))).autoMigrate(true).build()) {
+            sought = runnel.insert(new Task("sought"), InsertOptions.builder().queue("rare").build()).id();
+            List<InsertRequest> filler = new ArrayList<>();
+            for (int i = 0; i < 10_000; i++) {
+                filler.add(InsertRequest.of(new Task("n" + i)));
+            }
+            runnel.insertMany(filler);
+        }
+        // No time to spare: one window of ids, then where to go on.
+        Result first = run("jobs", "list", "--queue", "rare", "--search-time", "0ms");
+        assertThat(first.code()).isZero();
+        assertThat(first.out()).contains("(no jobs so far: the search stopped at its time budget; go on with --after ");
+        String after = first.out().replaceAll("(?s).*--after (\\d+).*", "$1");
+        Result json = run("jobs", "list", "--queue", "rare", "--search-time", "0ms", "--json", "--after", after);
+        assertThat(json.err()).contains("a partial page").contains("go on with --after ");
+        assertThat(JSON.readTree(run("jobs", "list", "--queue", "rare", "--json").out()))
+                .extracting(j -> j.get("id").asLong()).containsExactly(sought);
+        assertThat(JSON.readTree(run("jobs", "list", "--queue", "rare", "--search-time", "0ms", "--whole", "--json")
+                .out())).extracting(j -> j.get("id").asLong()).containsExactly(sought);
+    }
+
+    @Test
     void jobsListFiltersAndPrintsJsonOrATable() throws Exception {
         long[] ids = seed();
         Result json = run("jobs", "list", "--state", "available", "--json");
@@ -94,6 +120,9 @@ class JobsAndQueuesCommandTest {
         assertThat(table.out()).contains("retryable").contains("it broke").doesNotContain("later")
                 .contains("the page after: --after " + ids[1]).contains("the page before: --before " + ids[1]);
         assertThat(run("jobs", "list", "--kind", "nothing").out()).contains("(no jobs match)");
+
+        Result whole = run("jobs", "list", "--kind", "nothing", "--whole");
+        assertThat(whole.out()).contains("(no jobs match)");
 
         Result bad = run("jobs", "list", "--state", "lost");
         assertThat(bad.code()).isEqualTo(2);

@@ -2,6 +2,7 @@ package dev.runnel.web;
 
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import dev.runnel.Jobs;
 import dev.runnel.Runnel;
 import dev.runnel.web.internal.BasicAuth;
 import dev.runnel.web.internal.Dashboard;
@@ -10,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.security.SecureRandom;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -112,6 +114,7 @@ public final class RunnelWeb implements AutoCloseable {
         private int port = DEFAULT_PORT;
         private String bind = DEFAULT_BIND;
         private Optional<Authenticator> authenticator = Optional.empty();
+        private Duration searchBudget = Jobs.SEARCH_BUDGET;
         private final Map<String, BasicAuth.Account> accounts = new LinkedHashMap<>();
 
         private Builder(Runnel runnel) {
@@ -151,6 +154,19 @@ public final class RunnelWeb implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How long a search of the jobs page reads when no index serves its filter (a kind or args
+         * value) before it shows what it found, with a link to search on: {@link Jobs#SEARCH_BUDGET}
+         * by default. Zero reads one window of ids a page.
+         */
+        public Builder searchBudget(Duration budget) {
+            if (budget == null || budget.isNegative()) {
+                throw new IllegalArgumentException("search budget must not be negative, was " + budget);
+            }
+            this.searchBudget = budget;
+            return this;
+        }
+
         /** The dashboard, not yet listening: {@link RunnelWeb#start()} it, or mount its {@link #handler()}. */
         public RunnelWeb build() {
             InetAddress host;
@@ -162,7 +178,7 @@ public final class RunnelWeb implements AutoCloseable {
             Authenticator auth = BasicAuth.combine(accounts.values(), authenticator);
             byte[] secret = new byte[32];
             new SecureRandom().nextBytes(secret);
-            return new RunnelWeb(new Dashboard(runnel, auth, secret), new InetSocketAddress(host, port));
+            return new RunnelWeb(new Dashboard(runnel, auth, secret, searchBudget), new InetSocketAddress(host, port));
         }
     }
 }

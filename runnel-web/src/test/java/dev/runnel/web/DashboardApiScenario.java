@@ -78,6 +78,43 @@ abstract class DashboardApiScenario {
     }
 
     @Test
+    void aSearchWithoutAnIndexShowsWhatItFoundAndGoesOnFromWhereItStopped() throws Exception {
+        web.close();
+        web = new WebFixture(newDriver(dir), b -> b.searchBudget(java.time.Duration.ZERO));
+        // The oldest job is the one sought; 10,000 newer ones lie between it and the first page.
+        InsertOptions parked = InsertOptions.builder().queue("parked").build();
+        long sought = web.insert(new Fail("the one"), parked);
+        List<dev.runnel.InsertRequest> filler = new ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            filler.add(new dev.runnel.InsertRequest(new Greet("n" + i), parked));
+        }
+        web.runnel.insertMany(filler);
+
+        JsonNode first = web.getJson("/api/jobs?kind=fail");
+        assertThat(first.get("partial").asBoolean()).isTrue();
+        assertThat(first.get("jobs")).isEmpty();
+        List<Long> found = new ArrayList<>();
+        JsonNode page = first;
+        int pages = 1;
+        while (!page.get("next_after").isNull()) {
+            page = web.getJson("/api/jobs?kind=fail&after=" + page.get("next_after").asLong());
+            page.get("jobs").forEach(j -> found.add(j.get("id").asLong()));
+            pages++;
+        }
+        assertThat(found).containsExactly(sought);
+        assertThat(pages).as("one window of ids a page").isGreaterThanOrEqualTo(3);
+        assertThat(page.get("partial").asBoolean()).isFalse();
+        // Asked for whole, the listing reads every id at once.
+        JsonNode whole = web.getJson("/api/jobs?kind=fail&whole=true");
+        assertThat(whole.get("partial").asBoolean()).isFalse();
+        assertThat(whole.get("jobs")).extracting(j -> j.get("id").asLong()).containsExactly(sought);
+        // The page says so, and links to the rest.
+        String html = web.get("/jobs?kind=fail").body();
+        assertThat(html).contains("No match among the jobs searched so far").contains("Search older jobs")
+                .contains("after=" + first.get("next_after").asLong());
+    }
+
+    @Test
     void showsAJobWithItsErrorsAndOutput() throws Exception {
         long done = web.insert(new Greet("Ada"));
         long failed = web.insert(new Fail("partner API said no"));

@@ -12,6 +12,7 @@ import dev.runnel.web.internal.Operations.JobAction;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,12 +43,12 @@ public final class Dashboard implements HttpHandler {
     private final JsonApi api;
     private ScheduledExecutorService sampler;
 
-    public Dashboard(Runnel runnel, Authenticator auth, byte[] secret) {
+    public Dashboard(Runnel runnel, Authenticator auth, byte[] secret, Duration searchBudget) {
         this.auth = auth;
         this.csrf = new Csrf(secret);
         this.throughput = new Throughput(runnel.jobs(), clock);
         this.data = new Snapshots(runnel, clock);
-        this.ops = new Operations(runnel, clock, data::counts);
+        this.ops = new Operations(runnel, clock, data::counts, searchBudget);
         this.pages = new HtmlPages(runnel, data, ops);
         this.api = new JsonApi(runnel, data, ops, throughput, csrf, clock);
     }

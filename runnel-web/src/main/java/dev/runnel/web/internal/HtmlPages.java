@@ -1,6 +1,7 @@
 package dev.runnel.web.internal;
 
 import dev.runnel.AuditRow;
+import dev.runnel.JobPage;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
@@ -66,13 +67,15 @@ final class HtmlPages {
         } else if (before.isPresent()) {
             query = query.beforeId(before.get());
         }
-        List<JobRow> rows = runnel.jobs().list(query);
+        JobPage found = ops.search(query);
         boolean first = after.isEmpty() && before.isEmpty();
-        if (before.isPresent() && rows.size() < query.limit()) {
+        if (before.isPresent() && found.more().isEmpty()) {
             // Near the newest end a page before holds fewer than a page: show the first page instead.
-            rows = runnel.jobs().list(filter.query());
+            found = ops.search(filter.query());
             first = true;
+            before = Optional.empty();
         }
+        List<JobRow> rows = found.jobs();
         Views.Counts counts = data.counts();
         List<Tab> tabs = new ArrayList<>();
         tabs.add(new Tab("All", page.href("/jobs") + qs(filter.withState(Optional.empty()), Map.of()),
@@ -82,14 +85,18 @@ final class HtmlPages {
                     filter.state().equals(Optional.of(s)),
                     Views.count(counts.total().get(s), counts.exact() || s != JobState.COMPLETED), "st-" + s.dbName()));
         }
-        Optional<String> newer = first || rows.isEmpty() ? Optional.empty()
-                : Optional.of(page.href("/jobs") + qs(filter, Map.of("before", Long.toString(rows.getFirst().id()))));
-        Optional<String> older = rows.size() < query.limit() ? Optional.empty()
-                : Optional.of(page.href("/jobs") + qs(filter, Map.of("after", Long.toString(rows.getLast().id()))));
+        // A search reads towards older jobs, or from a page before towards newer ones; its next page
+        // goes on from where it stopped, the way back from the page's first job (or its cursor).
+        Optional<Long> newerThan = before.isPresent() ? found.more().map(JobQuery::beforeId)
+                : first ? Optional.empty() : Optional.of(rows.isEmpty() ? after.get() : rows.getFirst().id());
+        Optional<Long> olderThan = before.isEmpty() ? found.more().map(JobQuery::afterId)
+                : Optional.of(rows.isEmpty() ? before.get() : rows.getLast().id());
+        Optional<String> newer = newerThan.map(id -> page.href("/jobs") + qs(filter, Map.of("before", Long.toString(id))));
+        Optional<String> older = olderThan.map(id -> page.href("/jobs") + qs(filter, Map.of("after", Long.toString(id))));
         JobsView v = new JobsView(rows, filter.state().map(JobState::dbName).orElse(""), filter.queue().orElse(""),
                 filter.kind().orElse(""), filter.tag().orElse(""), filter.id().map(String::valueOf).orElse(""),
                 filter.args().orElse(""), tabs, page.href("/partials/jobs") + qs(filter, Map.of()),
-                filter.queryString(Map.of()), newer, older, first, Views.names(counts.byQueue()));
+                filter.queryString(Map.of()), newer, older, first, Views.names(counts.byQueue()), found.partial());
         if (partial) {
             send(req, 200, o -> Jtejobs_tableGenerated.render(o, null, page, v));
         } else {

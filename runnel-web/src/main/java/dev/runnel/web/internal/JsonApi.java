@@ -1,6 +1,7 @@
 package dev.runnel.web.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.runnel.JobPage;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
@@ -117,11 +118,21 @@ final class JsonApi {
         if (limit.isPresent()) {
             query = query.limit(limit.get());
         }
-        List<JobRow> rows = runnel.jobs().list(query);
+        // whole=true reads every id until the page is full; otherwise a filter no index serves stops
+        // after about 50 ms with what it found ("partial"), and next_after goes on from there.
+        boolean whole = req.param("whole").map(Boolean::parseBoolean).orElse(false);
+        JobPage page = whole ? JobPage.listed(query, runnel.jobs().list(query)) : ops.search(query);
+        List<JobRow> rows = page.jobs();
+        boolean forward = before.isEmpty();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("jobs", Json.jobs(rows));
-        m.put("next_after", rows.size() < query.limit() ? null : rows.getLast().id());
-        m.put("prev_before", rows.isEmpty() ? null : rows.getFirst().id());
+        m.put("partial", page.partial());
+        Optional<Long> nextAfter = forward ? page.more().map(JobQuery::afterId)
+                : Optional.of(rows.isEmpty() ? before.get() : rows.getLast().id());
+        Optional<Long> prevBefore = !forward ? page.more().map(JobQuery::beforeId)
+                : rows.isEmpty() ? after : Optional.of(rows.getFirst().id());
+        m.put("next_after", nextAfter.orElse(null));
+        m.put("prev_before", prevBefore.orElse(null));
         send(req, m);
     }
 

@@ -20,7 +20,7 @@ public final class Models {
     /** The jobs page: its filter's values, tabs, rows and links to the pages either side. */
     public record JobsView(List<JobRow> rows, String state, String queue, String kind, String tag, String id,
             String args, List<Tab> tabs, String partialHref, String filterQuery, Optional<String> newer,
-            Optional<String> older, boolean firstPage, List<String> queues) {}
+            Optional<String> older, boolean firstPage, List<String> queues, boolean stoppedEarly) {}
 
     /** The confirmation of a bulk change by filter, with the count it will change. */
     public record ConfirmView(String action, String description, String count, Map<String, String> filter,

@@ -1,6 +1,7 @@
 package dev.runnel.web.internal;
 
 import dev.runnel.AuditRow;
+import dev.runnel.JobPage;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.NotFoundException;
@@ -9,6 +10,7 @@ import dev.runnel.RunnelException;
 import dev.runnel.driver.AuditInsertParams;
 import dev.runnel.web.WebUser;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
@@ -54,12 +56,22 @@ final class Operations {
     private final Runnel runnel;
     private final Clock clock;
     private final Supplier<Views.Counts> counts;
+    private final Duration searchBudget;
 
-    /** {@code counts}: the dashboard's shared reading of the counts (Snapshots), not a count of its own. */
-    Operations(Runnel runnel, Clock clock, Supplier<Views.Counts> counts) {
+    /**
+     * {@code counts}: the dashboard's shared reading of the counts (Snapshots), not a count of its
+     * own; {@code searchBudget}: how long a search without an index reads ({@link #search}).
+     */
+    Operations(Runnel runnel, Clock clock, Supplier<Views.Counts> counts, Duration searchBudget) {
         this.runnel = runnel;
         this.clock = clock;
         this.counts = counts;
+        this.searchBudget = searchBudget;
+    }
+
+    /** A page of the jobs {@code query} matches, as a person searching gets it ({@code Jobs.search}). */
+    JobPage search(JobQuery query) {
+        return runnel.jobs().search(query, searchBudget);
     }
 
     JobRow one(WebUser user, JobAction action, long id) {
