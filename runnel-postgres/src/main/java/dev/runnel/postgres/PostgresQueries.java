@@ -21,6 +21,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
 import org.postgresql.PGStatement;
 
@@ -31,7 +33,7 @@ import org.postgresql.PGStatement;
 final class PostgresQueries {
     private static final Set<String> STATEMENTS = Set.of("JobListAscending", "JobListDescending", "JobFirstAtOrAfter",
             "JobLastId", "JobCountExact",
-            "JobCountNotCompleted", "JobTablePages", "JobCountCompletedSampled");
+            "JobCountNotCompleted", "JobTablePages", "JobCountCompletedSampled", "JobCountSerial");
     /**
      * How many of the job table's pages a fast count reads to estimate its completed jobs: {@value}
      * (8 kB each, 16 MB). A table no larger is counted exactly. On 10 million jobs (415,000 pages,
@@ -109,17 +111,42 @@ final class PostgresQueries {
                 return counts;
             });
         }
-        return connections.run("counting jobs", c -> {
-            List<JobCount> counts = new ArrayList<>();
+        // The two halves at once, each on a connection of its own: the sample of completed jobs is
+        // read while the other states are counted (on 10 million jobs 43 and 60 ms).
+        CompletableFuture<List<JobCount>> completed = new CompletableFuture<>();
+        Thread.ofVirtual().name("runnel-count-completed").start(() -> {
+            try {
+                completed.complete(serially("counting completed jobs", this::completed));
+            } catch (Throwable e) {
+                completed.completeExceptionally(e);
+            }
+        });
+        List<JobCount> counts = new ArrayList<>(serially("counting jobs", c -> {
+            List<JobCount> notCompleted = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(sql.get("JobCountNotCompleted"));
                     ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    counts.add(new JobCount(rs.getString(1), JobState.fromDb(rs.getString(2)), rs.getLong(3)));
+                    notCompleted.add(new JobCount(rs.getString(1), JobState.fromDb(rs.getString(2)), rs.getLong(3)));
                 }
             }
-            counts.addAll(completed(c));
-            counts.sort(ORDER);
-            return counts;
+            return notCompleted;
+        }));
+        try {
+            counts.addAll(completed.join());
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+        counts.sort(ORDER);
+        return counts;
+    }
+
+    /** {@code work} in a transaction of its own without parallel workers. */
+    private <T> T serially(String operation, PostgresConnections.Work<T> work) {
+        return connections.transaction(operation, c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.get("JobCountSerial"))) {
+                ps.execute();
+            }
+            return work.run(c);
         });
     }
 
