@@ -108,6 +108,10 @@ abstract class DashboardApiScenario {
         JsonNode whole = web.getJson("/api/jobs?kind=fail&whole=true");
         assertThat(whole.get("partial").asBoolean()).isFalse();
         assertThat(whole.get("jobs")).extracting(j -> j.get("id").asLong()).containsExactly(sought);
+        // Counted before a bulk change: its matches' ids read (here all of them in the time allowed).
+        JsonNode count = web.getJson("/api/jobs/count?kind=fail");
+        assertThat(count.get("count").asLong()).isEqualTo(1);
+        assertThat(count.get("at_least").asBoolean()).isFalse();
         // The page says so, and links to the rest.
         String html = web.get("/jobs?kind=fail").body();
         assertThat(html).contains("No match among the jobs searched so far").contains("Search older jobs")
