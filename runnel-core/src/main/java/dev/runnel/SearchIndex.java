@@ -3,11 +3,13 @@ package dev.runnel;
 /**
  * An index Runnel does not create by default, for finding rare jobs in a table of millions: each
  * costs every inserted job an entry, so an application that searches this way adds it on purpose
- * ({@link SearchIndexes}, or {@code runnel indexes create NAME}). Without one, such a listing walks
- * the ids from the newest until its page is full: on 10 million jobs, a kind held by 1 in 10,000
- * jobs took 230 to 370 ms and an args value held by 1 in 100,000 took 1.6 to 2.6 s; with them, 4
- * and 1 ms. Measured with both together, the Postgres drain spent about a quarter more CPU per job
- * (docs/benchmarks.md, session 5). Postgres only.
+ * ({@link SearchIndexes}, or {@code runnel indexes create NAME}). Without one, a listing
+ * ({@link Jobs#list}) by such a value walks the ids from the cursor until its page is full: on 10
+ * million jobs, a kind held by 1 in 10,000 jobs took about 1.1 s and an args value held by 1 in
+ * 100,000 about 3 s; a search ({@link Jobs#search}) stops after about 50 ms with the matches it
+ * found and the way on. With the indexes, 4 and 1 ms, whole. Measured with both together, the
+ * Postgres drain spent about a quarter more CPU per job (docs/benchmarks.md, session 5). Postgres
+ * only.
  */
 public enum SearchIndex {
     /** {@code (kind, id)}: listings filtered by a kind that few jobs have. */

@@ -288,6 +288,11 @@ public final class PostgresDriver implements Driver {
         return queries.count(params);
     }
 
+    /** Counts as {@link #jobCountByQueueAndState} does, with another sample size and exact-count timeout: for tests. */
+    PostgresCounts counts(long samplePages, java.time.Duration exactTimeout) {
+        return queries.counts(samplePages, exactTimeout);
+    }
+
     @Override
     public List<RescuedJob> jobRescueMany(JobRescueParams params) {
         return jobs.rescueMany(params);

@@ -17,12 +17,9 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
 import org.postgresql.PGStatement;
 
@@ -32,26 +29,17 @@ import org.postgresql.PGStatement;
  */
 final class PostgresQueries {
     private static final Set<String> STATEMENTS = Set.of("JobListAscending", "JobListDescending", "JobFirstAtOrAfter",
-            "JobLastId", "JobCountExact",
-            "JobCountNotCompleted", "JobTablePages", "JobCountCompletedSampled", "JobCountSerial");
-    /**
-     * How many of the job table's pages a fast count reads to estimate its completed jobs: {@value}
-     * (8 kB each, 16 MB). A table no larger is counted exactly. On 10 million jobs (415,000 pages,
-     * 0.5% of them sampled) the sampling statement took 19 ms; its estimates of the completed jobs
-     * of queues holding 9% to 49% of them were within 0.3% to 3.7%, of one holding 0.1% within
-     * 1.7% to 31% (docs/benchmarks.md, session 4).
-     */
-    static final long SAMPLE_PAGES = 2_000;
-    /** The order counts are returned in: by queue (as Java compares names, whatever the database's collation), then state. */
-    private static final Comparator<JobCount> ORDER = Comparator.comparing(JobCount::queue).thenComparing(JobCount::state);
-
+            "JobLastId", "JobCountExact", "JobCountNotCompleted", "JobTablePages", "JobCountSampled", "JobCountSerial",
+            "JobCountTimeout", "JobCountRunning");
     private final PostgresConnections connections;
     private final SqlFile sql;
+    private final PostgresCounts counts;
 
     PostgresQueries(PostgresSchema schema, PostgresConnections connections) {
         this.connections = connections;
         this.sql = SqlFile.parse("query.sql", PostgresQueries.class.getResourceAsStream("query.sql"), STATEMENTS)
                 .withSchema(schema.quoted());
+        this.counts = new PostgresCounts(connections, sql);
     }
 
     List<JobRow> list(JobQuery query) {
@@ -98,79 +86,11 @@ final class PostgresQueries {
     }
 
     List<JobCount> count(JobCountParams params) {
-        if (!params.estimates()) {
-            return connections.run("counting jobs", c -> {
-                List<JobCount> counts = new ArrayList<>();
-                try (PreparedStatement ps = c.prepareStatement(sql.get("JobCountExact"));
-                        ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        counts.add(new JobCount(rs.getString(1), JobState.fromDb(rs.getString(2)), rs.getLong(3)));
-                    }
-                }
-                counts.sort(ORDER);
-                return counts;
-            });
-        }
-        // The two halves at once, each on a connection of its own: the sample of completed jobs is
-        // read while the other states are counted (on 10 million jobs 43 and 60 ms).
-        CompletableFuture<List<JobCount>> completed = new CompletableFuture<>();
-        Thread.ofVirtual().name("runnel-count-completed").start(() -> {
-            try {
-                completed.complete(serially("counting completed jobs", this::completed));
-            } catch (Throwable e) {
-                completed.completeExceptionally(e);
-            }
-        });
-        List<JobCount> counts = new ArrayList<>(serially("counting jobs", c -> {
-            List<JobCount> notCompleted = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobCountNotCompleted"));
-                    ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    notCompleted.add(new JobCount(rs.getString(1), JobState.fromDb(rs.getString(2)), rs.getLong(3)));
-                }
-            }
-            return notCompleted;
-        }));
-        try {
-            counts.addAll(completed.join());
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : e;
-        }
-        counts.sort(ORDER);
-        return counts;
+        return counts.count(params);
     }
 
-    /** {@code work} in a transaction of its own without parallel workers. */
-    private <T> T serially(String operation, PostgresConnections.Work<T> work) {
-        return connections.transaction(operation, c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobCountSerial"))) {
-                ps.execute();
-            }
-            return work.run(c);
-        });
-    }
-
-    /** The completed jobs by queue: exact in a table of at most {@link #SAMPLE_PAGES}, else estimated from a sample. */
-    private List<JobCount> completed(Connection c) throws SQLException {
-        long pages;
-        try (PreparedStatement ps = c.prepareStatement(sql.get("JobTablePages")); ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            pages = rs.getLong(1);
-        }
-        boolean exact = pages <= SAMPLE_PAGES;
-        double percent = exact ? 100 : 100.0 * SAMPLE_PAGES / pages;
-        List<JobCount> counts = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(sql.get("JobCountCompletedSampled"))) {
-            ps.setDouble(1, percent);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    long sampled = rs.getLong(2);
-                    counts.add(new JobCount(rs.getString(1), JobState.COMPLETED,
-                            exact ? sampled : Math.round(sampled * 100 / percent), exact));
-                }
-            }
-        }
-        return counts;
+    PostgresCounts counts(long samplePages, java.time.Duration exactTimeout) {
+        return new PostgresCounts(connections, sql, samplePages, exactTimeout);
     }
 
     /**

@@ -81,20 +81,27 @@ SELECT queue, state, count(*) FROM {schema}.runnel_job
 WHERE state IN ('pending', 'scheduled', 'retryable', 'cancelled', 'discarded')
 GROUP BY queue, state;
 
+-- name: JobCountRunning
+-- The running jobs by queue, from their index: how many run at most the clients' concurrency.
+SELECT queue, state, count(*) FROM {schema}.runnel_job WHERE state = 'running' GROUP BY queue, state;
+
 -- name: JobTablePages
 -- The job table's size in pages now (not as of the last ANALYZE), to size the sample of completed jobs.
 SELECT pg_relation_size('{schema}.runnel_job') / current_setting('block_size')::bigint;
 
--- name: JobCountCompletedSampled
--- Completed jobs by queue in a sample of ?1 percent of the table's pages (100: all of them,
+-- name: JobCountSampled
+-- Jobs by queue and state in a sample of ?1 percent of the table's pages (100: all of them,
 -- exact), to be scaled up by the caller. REPEATABLE: the same pages each time (those the table
 -- has then), so that they stay in the buffer cache and an estimate read every few seconds does not
 -- jitter between readings: on 10 million jobs 43 ms a reading instead of 91 to 110 ms.
-SELECT queue, count(*) FROM {schema}.runnel_job TABLESAMPLE SYSTEM (?) REPEATABLE (0) WHERE state = 'completed'
-GROUP BY queue;
+SELECT queue, state, count(*) FROM {schema}.runnel_job TABLESAMPLE SYSTEM (?) REPEATABLE (0) GROUP BY queue, state;
 
 -- name: JobCountSerial
 -- For the fast counts' transaction: no parallel workers. Each count reads 10,000s of index
 -- entries or a few thousand pages, which one backend does in less time than it takes to start
 -- workers and gather from them (on 10 million jobs, 60 ms against 94 ms for the states' counts).
 SET LOCAL max_parallel_workers_per_gather = 0;
+
+-- name: JobCountTimeout
+-- For the exact counts in the fast counts' transaction: give up past ?1 (estimates stand in).
+SELECT set_config('statement_timeout', ?, true);

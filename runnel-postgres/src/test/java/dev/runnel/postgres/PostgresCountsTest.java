@@ -1,72 +1,97 @@
 package dev.runnel.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import dev.runnel.JobCount;
 import dev.runnel.JobState;
 import dev.runnel.Migrator;
-import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCountParams;
 import dev.runnel.driver.JobInsertParams;
-import java.sql.Connection;
-import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The fast counts on a table larger than the sample: completed jobs estimated from a sample of the
- * table's pages and marked so, every other state counted exactly.
+ * The fast counts on a table larger than their sample: estimates from the sample for completed
+ * jobs, exact counts for the rest, and the sample's estimates for every state when counting
+ * exactly takes longer than allowed. 40,000 jobs, 3 queues; the sample is made small instead of
+ * the table large.
  */
 class PostgresCountsTest {
-    private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
-
     @RegisterExtension
     final PostgresTestSchema db = new PostgresTestSchema();
 
-    @Test
-    void completedJobsOfALargeTableAreEstimatedTheRestCountedExactly() throws Exception {
-        try (PostgresDriver driver = db.newDriver()) {
-            new Migrator(driver).up();
-            // 120,000 completed jobs with padded args, about 9,000 pages: four times the sample.
-            try (Connection c = PostgresTestSchema.admin(); Statement st = c.createStatement()) {
-                st.execute("INSERT INTO " + db.current() + ".runnel_job (kind, args, state, queue, created_at,"
-                        + " scheduled_at, finalized_at) SELECT 'k', jsonb_build_object('pad', repeat('x', 400)),"
-                        + " 'completed', CASE WHEN g % 4 = 0 THEN 'small' ELSE 'big' END, now(), now(), now()"
-                        + " FROM generate_series(1, 120000) AS g");
-                st.execute("ANALYZE " + db.current() + ".runnel_job");
+    private PostgresDriver driver;
+
+    @BeforeEach
+    void fill() {
+        driver = db.newDriver();
+        new Migrator(driver).up();
+        Instant t = Instant.parse("2026-12-01T00:00:00Z");
+        List<JobInsertParams> batch = new ArrayList<>();
+        for (int i = 0; i < 40_000; i++) {
+            batch.add(new JobInsertParams("k", "{\"n\":" + i + "}", "q" + i % 3, 1, i % 4 == 0 ? JobState.SCHEDULED
+                    : JobState.AVAILABLE, t, i % 4 == 0 ? t.plusSeconds(3_600) : t, 25, List.of(), "{}"));
+            if (batch.size() == 5_000) {
+                driver.jobInsertMany(batch);
+                batch.clear();
             }
-            driver.jobInsertMany(List.of(
-                    new JobInsertParams("k", "{}", "big", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}"),
-                    new JobInsertParams("k", "{}", "big", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}"),
-                    new JobInsertParams("k", "{}", "small", 1, JobState.SCHEDULED, T0, T0.plusSeconds(60), 25,
-                            List.of(), "{}"),
-                    new JobInsertParams("k", "{}", "small", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}")));
-            assertThat(driver.jobClaim(new JobClaimParams("small", 5, T0, "c"))).hasSize(1);
-
-            List<JobCount> fast = driver.jobCountByQueueAndState(JobCountParams.FAST);
-            Map<String, JobCount> byKey = fast.stream().collect(Collectors.toMap(c -> c.queue() + "/" + c.state().dbName(),
-                    c -> c));
-            assertThat(byKey).containsOnlyKeys("big/available", "big/completed", "small/scheduled", "small/running",
-                    "small/completed");
-            assertThat(byKey.get("small/running")).isEqualTo(new JobCount("small", JobState.RUNNING, 1, true));
-            assertThat(byKey.get("big/available")).isEqualTo(new JobCount("big", JobState.AVAILABLE, 2, true));
-            assertThat(byKey.get("small/scheduled")).isEqualTo(new JobCount("small", JobState.SCHEDULED, 1, true));
-            JobCount big = byKey.get("big/completed");
-            JobCount small = byKey.get("small/completed");
-            assertThat(big.exact()).isFalse();
-            assertThat(small.exact()).isFalse();
-            assertThat((double) big.count()).isCloseTo(90_000, within(90_000 * 0.1));
-            assertThat((double) small.count()).isCloseTo(30_000, within(30_000 * 0.1));
-
-            assertThat(driver.jobCountByQueueAndState(JobCountParams.EXACT)).containsExactlyInAnyOrder(
-                    new JobCount("big", JobState.AVAILABLE, 2), new JobCount("big", JobState.COMPLETED, 90_000),
-                    new JobCount("small", JobState.SCHEDULED, 1), new JobCount("small", JobState.RUNNING, 1),
-                    new JobCount("small", JobState.COMPLETED, 30_000));
         }
+        // Seven of them running.
+        driver.jobClaim(new dev.runnel.driver.JobClaimParams("q0", 7, t, "client-a"));
+    }
+
+    @AfterEach
+    void close() {
+        driver.close();
+    }
+
+    private static Map<String, Long> byKey(List<JobCount> counts) {
+        return counts.stream().collect(Collectors.toMap(c -> c.queue() + "/" + c.state().dbName(), JobCount::count));
+    }
+
+    @Test
+    void aSmallSampleEstimatesAndTheOtherStatesAreCountedExactly() {
+        Map<String, Long> truth = byKey(driver.jobCountByQueueAndState(JobCountParams.EXACT));
+        assertThat(truth).containsEntry("q0/scheduled", 3_334L).containsEntry("q1/available", 10_000L);
+        // The whole table is well over 50 pages: a sample of 50.
+        List<JobCount> fast = driver.counts(50, Duration.ofMinutes(1)).count(JobCountParams.FAST);
+        assertThat(fast).allSatisfy(c -> assertThat(c.exact()).as("%s", c).isTrue());
+        assertThat(byKey(fast)).isEqualTo(truth);
+    }
+
+    @Test
+    void estimatesStandInWhenCountingExactlyTakesTooLong() {
+        Map<String, Long> truth = byKey(driver.jobCountByQueueAndState(JobCountParams.EXACT));
+        // Counting 40,000 index entries takes longer than a millisecond: the sample's estimates stand in.
+        for (Duration timeout : List.of(Duration.ofMillis(1), Duration.ZERO)) {
+            PostgresCounts counts = driver.counts(200, timeout);
+            for (int reading = 0; reading < 2; reading++) {
+                List<JobCount> fast = counts.count(JobCountParams.FAST);
+                assertThat(fast).as("timeout %s", timeout).isNotEmpty()
+                        .allSatisfy(c -> assertThat(c.exact()).as("%s", c).isEqualTo(c.state() == JobState.RUNNING));
+                assertThat(fast).filteredOn(c -> c.state() == JobState.RUNNING).extracting(JobCount::count)
+                        .as("running jobs, always exact").containsExactly(7L);
+                Map<String, Long> estimated = byKey(fast);
+                assertThat(estimated.keySet()).isEqualTo(truth.keySet());
+                truth.forEach((key, n) -> assertThat(estimated.get(key)).as(key).isBetween(n / 2, n * 2));
+                assertThat(estimated.values().stream().mapToLong(Long::longValue).sum()).isBetween(30_000L, 50_000L);
+            }
+        }
+    }
+
+    @Test
+    void aTableNoLargerThanTheSampleIsCountedExactlyInOneReading() {
+        Map<String, Long> truth = byKey(driver.jobCountByQueueAndState(JobCountParams.EXACT));
+        List<JobCount> fast = driver.counts(1_000_000, Duration.ofMillis(1)).count(JobCountParams.FAST);
+        assertThat(fast).allSatisfy(c -> assertThat(c.exact()).isTrue());
+        assertThat(byKey(fast)).isEqualTo(truth);
     }
 }
