@@ -32,8 +32,16 @@ public final class Latency {
     /** Default rate: 20 jobs/s, one every 50 ms, closer together than the default fetch cooldown. */
     public static final double DEFAULT_RATE = 20;
 
-    /** @param workers the client's slots on the queue */
-    public record Options(int jobs, double ratePerSec, int workers, Duration timeout) {}
+    /** Default warm-up: jobs run one after another, unmeasured, before the steady ones. */
+    public static final int DEFAULT_WARMUP = 5_000;
+
+    /**
+     * @param warmup jobs inserted and run one after another before the measured ones, so that the
+     *     measured ones meet the code paths compiled, as an application that has run for a while
+     *     does (the first job after a start is measured apart, cold)
+     * @param workers the client's slots on the queue
+     */
+    public record Options(int jobs, double ratePerSec, int warmup, int workers, Duration timeout) {}
 
     private final Options options;
     private final PrintWriter out;
@@ -155,6 +163,10 @@ public final class Latency {
             duplicates++;
         }
         double firstMs = (first[2] - t0) / 1e3;
+        for (int i = 0; i < options.warmup(); i++) {
+            inserted.add(inserter.insert(new LatencyProbe.Args(LatencyProbe.nowMicros()), opts).id());
+            duplicates += worked.add(take(starts)[0]) ? 0 : 1;
+        }
         // Let the start settle (its first poll and election) so the steady jobs meet an idle client.
         Thread.sleep(500);
         long[] micros = new long[options.jobs()];

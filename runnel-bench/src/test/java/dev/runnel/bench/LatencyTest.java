@@ -17,7 +17,7 @@ class LatencyTest {
     static final String URL = System.getenv().getOrDefault("RUNNEL_TEST_POSTGRES_URL",
             "postgres://postgres@127.0.0.1:5432/test");
 
-    private final Latency latency = new Latency(new Latency.Options(8, 50, 10, Duration.ofSeconds(60)),
+    private final Latency latency = new Latency(new Latency.Options(8, 50, 20, 10, Duration.ofSeconds(60)),
             new PrintWriter(new StringWriter(), true));
 
     @Test

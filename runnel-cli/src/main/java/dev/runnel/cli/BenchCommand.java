@@ -73,6 +73,12 @@ final class BenchCommand implements Callable<Integer> {
             description = "With --latency: jobs per driver (default: ${DEFAULT-VALUE}).")
     int latencyJobs;
 
+    @Option(names = "--latency-warmup", paramLabel = "N", defaultValue = "" + Latency.DEFAULT_WARMUP,
+            description = "With --latency: jobs run one after another before the measured ones, unmeasured, so that"
+                    + " those meet a warmed-up JVM (default: ${DEFAULT-VALUE}; the first job after a start is"
+                    + " measured apart).")
+    int latencyWarmup;
+
     @Option(names = "--rate", paramLabel = "R", defaultValue = "" + Latency.DEFAULT_RATE,
             description = "With --latency: jobs inserted per second (default: ${DEFAULT-VALUE}).")
     double rate;
@@ -122,12 +128,13 @@ final class BenchCommand implements Callable<Integer> {
 
     private int latency() throws Exception {
         Flags.between("--latency-jobs", latencyJobs, 1, 100_000);
+        Flags.between("--latency-warmup", latencyWarmup, 0, 1_000_000);
         if (!(rate > 0 && rate <= 1_000)) {
             throw new IllegalArgumentException("--rate must be above 0 and at most 1000, was " + rate);
         }
         JobsTableCommand.checkUrl("--postgres-url", postgresUrl, true);
         PrintWriter out = spec.commandLine().getOut();
-        Latency bench = new Latency(new Latency.Options(latencyJobs, rate, 10, Duration.ofSeconds(60)), out);
+        Latency bench = new Latency(new Latency.Options(latencyJobs, rate, latencyWarmup, 10, Duration.ofSeconds(60)), out);
         List<LatencyResult> results = new ArrayList<>();
         List<String> notRun = new ArrayList<>();
         results.add(bench.runSqlite());
