@@ -26,6 +26,10 @@ import java.util.concurrent.TimeUnit;
  * server runs in a JVM of its own; the Postgres rows' sleeps run on the local Postgres.
  */
 public final class JobsTable {
+    /** How long an idle row's client runs before its idling is measured: {@value} ms. */
+    static final long IDLE_SETTLE_MILLIS = 2_000;
+    static final Duration IDLE_SETTLE = Duration.ofMillis(IDLE_SETTLE_MILLIS);
+
     /** One planned row: a workload at a concurrency over a number of jobs (0 for idle). */
     public record Plan(TableWorkload workload, int concurrency, long jobs) {}
 
@@ -117,13 +121,22 @@ public final class JobsTable {
         double insertSeconds = (System.nanoTime() - i0) / 1e9;
         // Let the insert's garbage go first, so the row's RSS and CPU are its own as far as they can be.
         System.gc();
+        boolean idle = plan.workload() == TableWorkload.IDLE;
+        if (idle) {
+            // An idle client is one that has started: its start (registering, electing, the first
+            // fetch) is not idling, and in a short idle row would weigh as much as the idling.
+            runnel.start();
+            Thread.sleep(IDLE_SETTLE.toMillis());
+        }
         long pid = ProcessHandle.current().pid();
         long startRss = ProcCpu.rssKb(pid);
         double cpu0 = ProcCpu.millis(pid);
         long start = System.nanoTime();
-        runnel.start();
         try {
-            if (plan.workload() == TableWorkload.IDLE) {
+            if (!idle) {
+                runnel.start();
+            }
+            if (idle) {
                 Thread.sleep(options.idle());
             } else {
                 long deadline = start + options.rowTimeout().toNanos();

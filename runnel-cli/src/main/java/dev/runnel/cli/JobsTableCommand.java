@@ -2,6 +2,7 @@ package dev.runnel.cli;
 
 import dev.runnel.Runnel;
 import dev.runnel.bench.JobsTable;
+import dev.runnel.bench.TableWorkload;
 import dev.runnel.bench.TableRow;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -44,6 +45,10 @@ final class JobsTableCommand implements Callable<Integer> {
     @Option(names = "--json", description = "End with one JSON line of every row's figures.")
     boolean json;
 
+    @Option(names = "--only", paramLabel = "WORKLOAD", split = ",",
+            description = "Only these workloads' rows: no-op, http, pg_sleep, file, cpu, idle (default: every row).")
+    List<String> only;
+
     @Override
     public Integer call() throws Exception {
         if (idle.isZero() || idle.isNegative()) {
@@ -55,7 +60,7 @@ final class JobsTableCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         JobsTable table = new JobsTable(new JobsTable.Options(Optional.ofNullable(storeUrl), postgresUrl, idle,
-                JobsTable.seedPlans(), List.of(Runnel.Delivery.AT_LEAST_ONCE, Runnel.Delivery.AT_MOST_ONCE),
+                plans(), List.of(Runnel.Delivery.AT_LEAST_ONCE, Runnel.Delivery.AT_MOST_ONCE),
                 Duration.ofMinutes(2)), out);
         List<TableRow> rows = table.run();
         if (json) {
@@ -63,6 +68,20 @@ final class JobsTableCommand implements Callable<Integer> {
         }
         out.flush();
         return rows.stream().allMatch(TableRow::exact) ? 0 : Main.EXIT_FAILURE;
+    }
+
+    /** The seed's rows, or those of the workloads {@code --only} names. */
+    private List<JobsTable.Plan> plans() {
+        if (only == null || only.isEmpty()) {
+            return JobsTable.seedPlans();
+        }
+        java.util.Set<TableWorkload> wanted = java.util.EnumSet.noneOf(TableWorkload.class);
+        for (String name : only) {
+            wanted.add(java.util.Arrays.stream(TableWorkload.values()).filter(w -> w.label().equals(name.strip()))
+                    .findFirst().orElseThrow(() -> new IllegalArgumentException("--only: no workload named '" + name
+                            + "' (no-op, http, pg_sleep, file, cpu, idle)")));
+        }
+        return JobsTable.seedPlans().stream().filter(p -> wanted.contains(p.workload())).toList();
     }
 
     /** Rejects a URL of the wrong scheme before anything runs. */

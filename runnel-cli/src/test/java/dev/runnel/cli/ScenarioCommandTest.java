@@ -33,12 +33,24 @@ class ScenarioCommandTest {
         exitsTwoWithOneLine(run("scenario", "jobs-table", "--database-url", "mysql://x"), "--database-url");
         exitsTwoWithOneLine(run("scenario", "jobs-table", "--idle", "0s"), "--idle");
         exitsTwoWithOneLine(run("scenario", "jobs-table", "--idle", "soon"), "soon");
+        exitsTwoWithOneLine(run("scenario", "jobs-table", "--only", "cpu,nap"), "--only: no workload named 'nap'");
+    }
+
+    @Test
+    void jobsTableRunsOnlyTheRowsAskedFor() {
+        Result r = run("scenario", "jobs-table", "--only", "cpu", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out().lines().filter(l -> l.startsWith("cpu ")).count()).isEqualTo(4);
+        assertThat(r.out()).doesNotContain("no-op ").doesNotContain("idle ");
+        String json = r.out().lines().reduce((a, b) -> b).orElseThrow();
+        assertThat(json).startsWith("{").contains("\"workload\":\"cpu\"").doesNotContain("\"workload\":\"idle\"");
     }
 
     @Test
     void latencyBenchRejectsBadFlags() {
         exitsTwoWithOneLine(run("bench", "--latency", "--rate", "0"), "--rate");
         exitsTwoWithOneLine(run("bench", "--latency", "--latency-jobs", "0"), "--latency-jobs");
+        exitsTwoWithOneLine(run("bench", "--latency", "--latency-warmup", "-1"), "--latency-warmup");
         exitsTwoWithOneLine(run("bench", "--latency", "--postgres-url", "sqlite://x.db"), "--postgres-url");
     }
 
