@@ -70,13 +70,17 @@ public final class Producer implements Service {
      */
     static final long QUICK_COOLDOWN = TimeUnit.MILLISECONDS.toNanos(5);
     /**
-     * After a full batch, how long a free slot waits for half the slots to be free before the
-     * producer fetches anyway: 5 ms (or the fetch cooldown, if shorter). Short jobs free half the
-     * slots sooner, and fetch in big batches as before; long ones finish out of step, and waiting
-     * the whole cooldown (100 ms) for the rest left slots idle: 1,000 jobs of 100 ms at 10 at once
-     * took 11.5 s where 10 s is the limit (seed 004's pg_sleep rows).
+     * After a full batch of jobs that took at least {@link #LONG_JOBS} to free a slot, how long a
+     * free slot waits for half the slots to be free before the producer fetches anyway: 5 ms (or
+     * the fetch cooldown, if shorter). Such jobs finish out of step, and waiting the whole cooldown
+     * (100 ms) for the rest left slots idle: 1,000 jobs of 100 ms at 10 at once took 11.5 s where
+     * 10 s is the limit (seed 004's pg_sleep rows), 10.7 s with this. Short jobs wait as before: they
+     * free half the slots soon, and a 5 ms patience for them split the SQLite burndown's claims into
+     * smaller ones (0.82 times its jobs/s).
      */
     static final long REFILL_PATIENCE = TimeUnit.MILLISECONDS.toNanos(5);
+    /** What makes a batch's jobs long for {@link #REFILL_PATIENCE}: their first slot freed this long after the fetch, 20 ms. */
+    static final long LONG_JOBS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final int LIMITED_RETRIES = 100;
 
     private final Config config;
@@ -222,9 +226,9 @@ public final class Producer implements Service {
             try {
                 signalled = false;
                 if (lastFull) {
-                    awaitRoom(refillThreshold(), Math.min(REFILL_PATIENCE, jittered(config.cooldown())));
+                    awaitRoom(refillThreshold(), jittered(config.cooldown()), lastFetch);
                 } else {
-                    awaitRoom(1, Long.MAX_VALUE);
+                    awaitRoom(1, Long.MAX_VALUE, 0);
                     long cooldown = jittered(config.cooldown());
                     Due due = awaitFetchDue(lastFetch + (emptySignalled >= 2 ? cooldown : Math.min(QUICK_COOLDOWN, cooldown)), nextPoll);
                     if (due == Due.STOP) {
@@ -393,9 +397,10 @@ public final class Producer implements Service {
 
     /**
      * Waits until at least one slot is free, then until {@code wanted} are free or {@code patienceNanos}
-     * have passed since the first one freed, whichever comes first.
+     * have passed since the first one freed, whichever comes first; at most {@link #REFILL_PATIENCE}
+     * when the first took {@link #LONG_JOBS} or more since the fetch at {@code fetchedAt}.
      */
-    private void awaitRoom(int wanted, long patienceNanos) throws InterruptedException {
+    private void awaitRoom(int wanted, long patienceNanos, long fetchedAt) throws InterruptedException {
         lock.lock();
         try {
             wakeAtFree = 1;
@@ -406,7 +411,11 @@ public final class Producer implements Service {
                 return;
             }
             wakeAtFree = wanted;
-            long until = System.nanoTime() + patienceNanos;
+            long now = System.nanoTime();
+            if (now - fetchedAt >= LONG_JOBS) {
+                patienceNanos = Math.min(patienceNanos, REFILL_PATIENCE);
+            }
+            long until = now + patienceNanos;
             long left;
             while (!stopping && config.maxWorkers() - active.get() < wanted && (left = until - System.nanoTime()) > 0) {
                 changed.awaitNanos(left);

@@ -314,6 +314,24 @@ public abstract class LifecycleConformance extends DriverConformance {
     }
 
     @Test
+    void aSlotFreedByALongJobIsRefilledWithoutWaitingForHalfTheSlots() {
+        // Four slots; the first batch holds one job of 100 ms and three of 800 ms. After a full batch
+        // the producer waits for half the slots to be free, but a slot freed by jobs that long waits
+        // only a few milliseconds: the two 50 ms jobs behind them run while the 800 ms ones still do,
+        // not after them (cooldown and poll are ten minutes: only the refill can start them).
+        java.util.Queue<Integer> finished = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        inserter().insertMany(java.util.stream.IntStream.of(100, 800, 800, 800, 50, 50)
+                .mapToObj(ms -> dev.runnel.InsertRequest.of(new TestArgs("sleep", ms))).toList());
+        started(client().fetchPollInterval(Duration.ofMinutes(10)).fetchCooldown(Duration.ofMinutes(10))
+                .queue("default", 4).worker(TestArgs.class, job -> {
+                    Thread.sleep(job.args().value());
+                    finished.add(job.args().value());
+                }).listener(events));
+        Await.until("all six jobs finished", Duration.ofSeconds(30), () -> finished.size() == 6);
+        assertThat(List.copyOf(finished)).startsWith(100, 50, 50);
+    }
+
+    @Test
     void undecodableArgsAreDiscardedAtOnce() {
         Runnel runnel = run(job -> {});
         long id = driver.jobInsertMany(List.of(new JobInsertParams("test_job", "{\"name\":\"x\",\"value\":\"not a number\"}",
