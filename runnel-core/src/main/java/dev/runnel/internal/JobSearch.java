@@ -77,7 +77,8 @@ public final class JobSearch {
         while (true) {
             long lo = down ? Math.max(low, next - window + 1) : next;
             long hi = down ? next : Math.min(high, next + window - 1);
-            found.addAll(driver.jobList(query.idRange(lo, hi).order(readOrder).afterId(0).limit(query.limit() - found.size())));
+            found.addAll(driver.jobList(query.idRange(lo, hi).order(readOrder).afterId(0)
+                    .limit(query.limit() - found.size())));
             List<JobRow> jobs = scan.inQueryOrder(found);
             if (jobs.size() >= query.limit()) {
                 return JobPage.listed(query, jobs);
