@@ -97,20 +97,9 @@ final class DemoCommand implements Callable<Integer> {
                 .stopOnShutdown(true))
                 .build();
         RunnelWeb web = null;
-        CountDownLatch done = new CountDownLatch(1);
-        CountDownLatch closed = new CountDownLatch(1);
-        // Ctrl-C: the client's own shutdown hook stops it gracefully (every outcome written, the
-        // leadership given up); this one ends the main loop and lets it print the last summary and
-        // close the client before the JVM exits.
-        Thread hook = new Thread(() -> {
-            done.countDown();
-            try {
-                closed.await(RunnelBuilder.DEFAULT_STOP_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        Runtime.getRuntime().addShutdownHook(hook);
+        // Ctrl-C ends the main loop, which prints the last summary and closes the client before the JVM exits.
+        ShutdownWait shutdown = new ShutdownWait();
+        CountDownLatch done = shutdown.requested();
         try {
             runnel.start();
             web = RunnelWeb.builder(runnel).port(port).build().start();
@@ -122,7 +111,7 @@ final class DemoCommand implements Callable<Integer> {
                     Math.min(2_000, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())), TimeUnit.MILLISECONDS)) {
                 out.println("demo: " + summary(runnel));
             }
-            done.countDown();
+            shutdown.finish();
             feeder.join(1_000);
             runnel.stop(RunnelBuilder.DEFAULT_STOP_TIMEOUT);
             out.println("demo: stopped; " + summary(runnel));
@@ -131,12 +120,7 @@ final class DemoCommand implements Callable<Integer> {
                 web.close();
             }
             runnel.close();
-            closed.countDown();
-        }
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running and waits for us
+            shutdown.close();
         }
         return 0;
     }

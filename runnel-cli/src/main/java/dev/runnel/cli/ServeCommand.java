@@ -6,8 +6,6 @@ import dev.runnel.web.RunnelWeb;
 import dev.runnel.web.WebRole;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -73,30 +71,19 @@ final class ServeCommand implements Callable<Integer> {
         RunnelWeb.Builder web = RunnelWeb.builder(runnel).port(port).bind(bind);
         accounts.forEach(a -> web.basicAuth(a.name(), a.password(), a.role()));
         RunnelWeb dashboard = web.build();
-        CountDownLatch stop = new CountDownLatch(1);
-        CountDownLatch closed = new CountDownLatch(1);
-        // SIGINT/SIGTERM: the client's own hook stops it gracefully; this one stops the dashboard
-        // and waits until the main thread has closed everything.
-        Thread hook = new Thread(() -> {
-            stop.countDown();
-            try {
-                closed.await(RunnelBuilder.DEFAULT_STOP_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        Runtime.getRuntime().addShutdownHook(hook);
+        // SIGINT/SIGTERM: the main thread stops the dashboard and closes the client before the JVM exits.
+        ShutdownWait shutdown = new ShutdownWait();
         try {
             runnel.start();
             dashboard.start();
             out.println("serve: dashboard at " + dashboard.url() + " for " + dev.runnel.Drivers.redact(database.resolved())
                     + (demoWorkers ? ", working queue default with the demo's workers" : "") + " (Ctrl-C to stop)");
             out.flush();
-            stop.await();
+            shutdown.requested().await();
         } finally {
             dashboard.close();
             runnel.close();
-            closed.countDown();
+            shutdown.close();
         }
         return 0;
     }
