@@ -81,15 +81,17 @@ final class PostgresCounts {
 
     /** The rows of a statement that returns queue, state and count. */
     private List<JobCount> counted(String statement) {
-        return connections.run("counting jobs", c -> {
-            List<JobCount> counts = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement(sql.get(statement)); ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    counts.add(new JobCount(rs.getString(1), JobState.fromDb(rs.getString(2)), rs.getLong(3)));
-                }
+        return connections.run("counting jobs", c -> counted(c, statement));
+    }
+
+    private List<JobCount> counted(Connection c, String statement) throws SQLException {
+        List<JobCount> counts = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(sql.get(statement)); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                counts.add(new JobCount(rs.getString(1), JobState.fromDb(rs.getString(2)), rs.getLong(3)));
             }
-            return counts;
-        });
+        }
+        return counts;
     }
 
     private List<JobCount> fast() {
@@ -154,12 +156,8 @@ final class PostgresCounts {
             ps.setString(1, exactTimeout.toMillis() + "ms");
             ps.execute();
         }
-        List<JobCount> counts = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(sql.get("JobCountNotCompleted"));
-                ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                counts.add(new JobCount(rs.getString(1), JobState.fromDb(rs.getString(2)), rs.getLong(3)));
-            }
+        try {
+            return Optional.of(counted(c, "JobCountNotCompleted"));
         } catch (SQLException e) {
             if (!"57014".equals(e.getSQLState())) { // query_canceled: the timeout
                 throw e;
@@ -167,7 +165,6 @@ final class PostgresCounts {
             c.rollback();
             return Optional.empty();
         }
-        return Optional.of(counts);
     }
 
     /** {@code work} in a transaction of its own without parallel workers. */

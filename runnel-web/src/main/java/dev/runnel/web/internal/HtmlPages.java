@@ -85,14 +85,10 @@ final class HtmlPages {
                     filter.state().equals(Optional.of(s)),
                     Views.count(counts.total().get(s), counts.exact() || s != JobState.COMPLETED), "st-" + s.dbName()));
         }
-        // A search reads towards older jobs, or from a page before towards newer ones; its next page
-        // goes on from where it stopped, the way back from the page's first job (or its cursor).
-        Optional<Long> newerThan = before.isPresent() ? found.more().map(JobQuery::beforeId)
-                : first ? Optional.empty() : Optional.of(rows.isEmpty() ? after.get() : rows.getFirst().id());
-        Optional<Long> olderThan = before.isEmpty() ? found.more().map(JobQuery::afterId)
-                : Optional.of(rows.isEmpty() ? before.get() : rows.getLast().id());
+        Operations.Cursors cursors = Operations.Cursors.of(found, after, before);
+        Optional<Long> newerThan = first ? Optional.empty() : cursors.newerThan();
         Optional<String> newer = newerThan.map(id -> page.href("/jobs") + qs(filter, Map.of("before", Long.toString(id))));
-        Optional<String> older = olderThan.map(id -> page.href("/jobs") + qs(filter, Map.of("after", Long.toString(id))));
+        Optional<String> older = cursors.olderThan().map(id -> page.href("/jobs") + qs(filter, Map.of("after", Long.toString(id))));
         JobsView v = new JobsView(rows, filter.state().map(JobState::dbName).orElse(""), filter.queue().orElse(""),
                 filter.kind().orElse(""), filter.tag().orElse(""), filter.id().map(String::valueOf).orElse(""),
                 filter.args().orElse(""), tabs, page.href("/partials/jobs") + qs(filter, Map.of()),

@@ -123,16 +123,12 @@ final class JsonApi {
         boolean whole = req.param("whole").map(Boolean::parseBoolean).orElse(false);
         JobPage page = whole ? JobPage.listed(query, runnel.jobs().list(query)) : ops.search(query);
         List<JobRow> rows = page.jobs();
-        boolean forward = before.isEmpty();
+        Operations.Cursors cursors = Operations.Cursors.of(page, after, before);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("jobs", Json.jobs(rows));
         m.put("partial", page.partial());
-        Optional<Long> nextAfter = forward ? page.more().map(JobQuery::afterId)
-                : Optional.of(rows.isEmpty() ? before.get() : rows.getLast().id());
-        Optional<Long> prevBefore = !forward ? page.more().map(JobQuery::beforeId)
-                : rows.isEmpty() ? after : Optional.of(rows.getFirst().id());
-        m.put("next_after", nextAfter.orElse(null));
-        m.put("prev_before", prevBefore.orElse(null));
+        m.put("next_after", cursors.olderThan().orElse(null));
+        m.put("prev_before", cursors.newerThan().orElse(null));
         send(req, m);
     }
 

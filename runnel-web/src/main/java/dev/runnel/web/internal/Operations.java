@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -72,6 +73,23 @@ final class Operations {
     /** A page of the jobs {@code query} matches, as a person searching gets it ({@code Jobs.search}). */
     JobPage search(JobQuery query) {
         return runnel.jobs().search(query, searchBudget);
+    }
+
+    /**
+     * The cursors either side of a page of a search asked for after or before an id (or neither):
+     * the search reads towards older jobs, or from a page before towards newer ones, and goes on
+     * from where it stopped; the way back starts at the page's first job (or its cursor).
+     */
+    record Cursors(Optional<Long> newerThan, Optional<Long> olderThan) {
+        static Cursors of(JobPage page, Optional<Long> after, Optional<Long> before) {
+            List<JobRow> rows = page.jobs();
+            if (before.isEmpty()) {
+                return new Cursors(rows.isEmpty() ? after : Optional.of(rows.getFirst().id()),
+                        page.more().map(JobQuery::afterId));
+            }
+            return new Cursors(page.more().map(JobQuery::beforeId),
+                    Optional.of(rows.isEmpty() ? before.get() : rows.getLast().id()));
+        }
     }
 
     JobRow one(WebUser user, JobAction action, long id) {
