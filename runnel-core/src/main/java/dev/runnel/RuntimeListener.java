@@ -22,8 +22,9 @@ import java.util.List;
  */
 public interface RuntimeListener {
     /**
-     * A claim on {@code queue} asked for up to {@code requested} jobs (this client's free slots)
-     * and got {@code claimed}; its statement took {@code took}. A claim that failed is not reported.
+     * A claim on {@code queue} asked for up to {@code requested} jobs (this client's free slots,
+     * and, while jobs take under a millisecond, the jobs it claims ahead of them) and got
+     * {@code claimed}; its statement took {@code took}. A claim that failed is not reported.
      */
     default void claimed(String queue, int requested, int claimed, Duration took) {}
 

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -185,10 +186,15 @@ public final class JobRunner {
             running.bind(Thread.currentThread(), clock.instant().plus(timeout), running.startNanos + timeout.toNanos());
         }
         Throwable failure = null;
-        try {
-            WorkChain.run(middleware, worker, job);
-        } catch (Throwable t) {
-            failure = t;
+        if (running.cause() != null) {
+            // Cancelled (or its client stopping) while it waited for a slot: it does not start.
+            failure = new CancellationException("it had not started");
+        } else {
+            try {
+                WorkChain.run(middleware, worker, job);
+            } catch (Throwable t) {
+                failure = t;
+            }
         }
         Thread.interrupted(); // a cancel that arrived after the work returned must not leak
         Instant now = clock.instant();

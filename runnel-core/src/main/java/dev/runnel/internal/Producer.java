@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +30,10 @@ import org.slf4j.LoggerFactory;
  * insert signal or for the poll interval. Once two fetches in a row that signals made have found
  * nothing, a signal waits out the fetch cooldown since the last fetch; otherwise only
  * {@link #QUICK_COOLDOWN}.
+ *
+ * <p>Jobs shorter than a millisecond are claimed ahead: besides its free slots a claim takes as
+ * many jobs as the slots work through in about {@link #AHEAD_WORK}, which wait in memory and start
+ * on the thread of the job before them as it ends (see {@link #aheadFor}).
  */
 public final class Producer implements Service {
     private static final Logger LOG = LoggerFactory.getLogger(Producer.class);
@@ -82,6 +87,18 @@ public final class Producer implements Service {
     /** What makes a batch's jobs long for {@link #REFILL_PATIENCE}: their first slot freed this long after the fetch, 20 ms. */
     static final long LONG_JOBS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final int LIMITED_RETRIES = 100;
+    /**
+     * How much work, in the slots' time, a producer claims ahead of its free slots: 1 ms. A job
+     * claimed ahead is marked running (or, at most once, removed) at its claim and waits in memory
+     * for a slot, about this long, while no other client can take it: a job that starts about 1 ms
+     * after its claim is no loss to anyone. Jobs of a millisecond or more are not claimed ahead
+     * (not one fits in a slot's millisecond). What short jobs gain is the claim's round trip: at
+     * 10 slots each claim took at most 10 no-op jobs, and the claims, not the jobs, set the pace
+     * (seed 004's no-op rows, docs/benchmarks.md).
+     */
+    static final long AHEAD_WORK = TimeUnit.MILLISECONDS.toNanos(1);
+    /** The most jobs claimed ahead, however short: one claim's write stays short for the other writers. */
+    static final int MAX_AHEAD = 500;
 
     private final Config config;
     private final Driver driver;
@@ -93,14 +110,24 @@ public final class Producer implements Service {
     private final ThreadFactory jobThreads;
     /** Null when jobs run on virtual threads: their launch stays what it was, one null check more. */
     private final JobPool pool;
+    /** The jobs claimed and not finished: those running and those claimed ahead, by id. */
     private final ConcurrentHashMap<Long, RunningJob> running = new ConcurrentHashMap<>();
+    /** Jobs running: at most {@code maxWorkers}. */
     private final AtomicInteger active = new AtomicInteger();
+    /** Jobs claimed and not finished: {@link #active} and those in {@link #ahead}. */
+    private final AtomicInteger held = new AtomicInteger();
+    /** Jobs claimed ahead of a free slot, in claim order; only the loop adds, a finishing job takes. */
+    private final ConcurrentLinkedQueue<RunningJob> ahead = new ConcurrentLinkedQueue<>();
+    /** How many jobs the next claim may take ahead of free slots (see {@link #aheadFor}); set by the loop. */
+    private volatile int aheadLimit;
+    /** The mean time a job took, weighting the latest most, in nanoseconds; -1 before one ended. */
+    private volatile long jobNanos = -1;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     /**
-     * The number of free slots a waiter is waiting for, or {@code Integer.MAX_VALUE} when nobody
-     * waits. A finishing job signals only once free slots reach it: signalling on every finish
-     * woke the producer's platform thread about once per job, a futex round trip each.
+     * The room (see {@link #room()}) a waiter is waiting for, or {@code Integer.MAX_VALUE} when
+     * nobody waits. A finishing job signals only once the room reaches it: signalling on every
+     * finish woke the producer's platform thread about once per job, a futex round trip each.
      */
     private volatile int wakeAtFree = Integer.MAX_VALUE;
     private volatile boolean stopping;
@@ -196,12 +223,16 @@ public final class Producer implements Service {
         }
     }
 
-    /** Waits until no job is running or {@code deadlineNanos} (a {@link System#nanoTime()}) passes. */
+    /**
+     * Waits until no job is running or claimed ahead, or {@code deadlineNanos} (a
+     * {@link System#nanoTime()}) passes.
+     */
     public boolean awaitIdle(long deadlineNanos) throws InterruptedException {
         lock.lock();
         try {
+            // The room is at least this once nothing is held, whatever the room ahead is then.
             wakeAtFree = config.maxWorkers();
-            while (active.get() > 0) {
+            while (held.get() > 0) {
                 long left = deadlineNanos - System.nanoTime();
                 if (left <= 0) {
                     return false;
@@ -239,7 +270,8 @@ public final class Producer implements Service {
             } catch (InterruptedException e) {
                 return;
             }
-            int free = config.maxWorkers() - active.get();
+            aheadLimit = lostClaim != null || limited ? 0 : aheadFor(jobNanos);
+            int free = room();
             if (stopping || free <= 0) {
                 continue;
             }
@@ -331,38 +363,101 @@ public final class Producer implements Service {
     }
 
     /**
-     * After a full batch, more jobs are waiting: refetch once half the slots are free, so that a
+     * After a full batch, more jobs are waiting: refetch once half the room is free, so that a
      * claim amortises its statement over many jobs instead of one per finished job.
      */
     private int refillThreshold() {
-        return Math.max(1, config.maxWorkers() / 2);
+        return Math.max(1, (config.maxWorkers() + aheadLimit) / 2);
+    }
+
+    /** How many more jobs a claim may take now: the free slots, and the room ahead of them. */
+    private int room() {
+        return config.maxWorkers() + aheadLimit - held.get();
+    }
+
+    /**
+     * How many jobs to claim ahead of the free slots when jobs take {@code meanNanos} each: as
+     * many as the slots work through in {@link #AHEAD_WORK}, up to {@link #MAX_AHEAD}; so none
+     * when a slot's job takes longer than that, or none has ended yet.
+     */
+    int aheadFor(long meanNanos) {
+        if (meanNanos < 0) {
+            return 0;
+        }
+        return (int) Math.min(MAX_AHEAD, config.maxWorkers() * AHEAD_WORK / Math.max(1, meanNanos));
     }
 
     private void launch(JobRow row) {
         RunningJob job = new RunningJob(row);
-        active.incrementAndGet();
+        held.incrementAndGet();
         running.put(row.id(), job);
-        if (watcher != null) {
-            watcher.jobStarted();
+        if (takeSlot()) {
+            start(job);
+            return;
         }
-        if (pool == null) {
-            jobThreads.newThread(() -> work(job)).start();
-        } else {
-            pool.execute(() -> {
-                try {
-                    work(job);
-                } finally {
-                    // The thread lives on to run other jobs: no late cancel of this one may interrupt them.
-                    job.detach();
-                }
-            });
+        ahead.add(job);
+        // A slot freed between the try above and the add finds the queue empty: take it here.
+        while (!ahead.isEmpty() && takeSlot()) {
+            RunningJob next = ahead.poll();
+            if (next == null) {
+                active.decrementAndGet();
+                break;
+            }
+            start(next);
         }
     }
 
-    private void work(RunningJob job) {
+    /** Takes a free slot, if there is one. */
+    private boolean takeSlot() {
+        int a;
+        do {
+            a = active.get();
+            if (a >= config.maxWorkers()) {
+                return false;
+            }
+        } while (!active.compareAndSet(a, a + 1));
+        return true;
+    }
+
+    /** Runs {@code job} in the slot just taken for it, and then the jobs claimed ahead while there are any. */
+    private void start(RunningJob job) {
+        if (pool == null) {
+            jobThreads.newThread(() -> work(job)).start();
+        } else {
+            pool.execute(() -> work(job));
+        }
+    }
+
+    private void work(RunningJob first) {
+        RunningJob job = first;
+        while (job != null) {
+            if (watcher != null) {
+                watcher.jobStarted();
+            }
+            workOne(job);
+            job = ahead.poll();
+            if (job == null) {
+                active.decrementAndGet();
+                // A job added just after the poll, with every slot taken: its adder saw no free slot.
+                if (!ahead.isEmpty() && takeSlot()) {
+                    job = ahead.poll();
+                    if (job == null) {
+                        active.decrementAndGet();
+                    }
+                }
+            }
+        }
+    }
+
+    private void workOne(RunningJob job) {
         JobRow row = job.row;
+        job.started();
+        long began = job.startNanos;
         try {
             Outcome outcome = runner.run(job);
+            long took = System.nanoTime() - began;
+            long mean = jobNanos;
+            jobNanos = mean < 0 ? took : mean + (took - mean) / 8;
             if (config.atMostOnce()) {
                 outcome = outcome.atMostOnce(clock.instant());
                 if (outcome.needsNoWrite() && !completer.hasListeners()) {
@@ -375,9 +470,13 @@ public final class Producer implements Service {
             // running, and the rescuer takes it once this client is gone.
             LOG.error("the outcome of job {} of queue {} cannot be written: {}", row.id(), config.queue(), e.toString());
         } finally {
+            if (pool != null) {
+                // The thread lives on to run other jobs: no late cancel of this one may interrupt them.
+                job.detach();
+            }
             running.remove(row.id());
-            int free = config.maxWorkers() - active.decrementAndGet();
-            if (free >= wakeAtFree) {
+            held.decrementAndGet();
+            if (room() >= wakeAtFree) {
                 lock.lock();
                 try {
                     changed.signalAll();
@@ -404,7 +503,7 @@ public final class Producer implements Service {
         lock.lock();
         try {
             wakeAtFree = 1;
-            while (!stopping && active.get() >= config.maxWorkers()) {
+            while (!stopping && room() <= 0) {
                 changed.await();
             }
             if (patienceNanos == Long.MAX_VALUE) {
@@ -417,7 +516,7 @@ public final class Producer implements Service {
             }
             long until = now + patienceNanos;
             long left;
-            while (!stopping && config.maxWorkers() - active.get() < wanted && (left = until - System.nanoTime()) > 0) {
+            while (!stopping && room() < wanted && (left = until - System.nanoTime()) > 0) {
                 changed.awaitNanos(left);
             }
         } finally {

@@ -16,7 +16,8 @@ public final class RunningJob implements JobContext {
     public enum Cause { TIMEOUT, STOP, CANCEL }
 
     final JobRow row;
-    final long startNanos = System.nanoTime();
+    /** When the attempt began: its claim, then (for a job claimed ahead) its start, see {@link #started()}. */
+    volatile long startNanos = System.nanoTime();
     private volatile Thread thread;
     private volatile Instant deadline;
     private volatile long deadlineNanos = Long.MAX_VALUE;
@@ -27,6 +28,11 @@ public final class RunningJob implements JobContext {
 
     public RunningJob(JobRow row) {
         this.row = row;
+    }
+
+    /** A job claimed ahead of a free slot got one: its attempt, and its timeout, run from now. */
+    void started() {
+        startNanos = System.nanoTime();
     }
 
     void bind(Thread thread, Instant deadline, long deadlineNanos) {

@@ -73,7 +73,8 @@ public abstract class RuntimeListenerConformance extends DriverConformance {
 
         assertThat(recorder.claims).allSatisfy(c -> {
             assertThat(c.queue()).isEqualTo("default");
-            assertThat(c.requested()).isBetween(1, 4);
+            // The 4 free slots at most, and for jobs this short, those claimed ahead of them.
+            assertThat(c.requested()).isPositive();
             assertThat(c.claimed()).isBetween(0, c.requested());
             assertThat(c.took()).isPositive();
         });
