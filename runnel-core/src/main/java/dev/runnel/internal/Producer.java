@@ -75,16 +75,24 @@ public final class Producer implements Service {
      */
     static final long QUICK_COOLDOWN = TimeUnit.MILLISECONDS.toNanos(5);
     /**
-     * After a full batch of jobs that took at least {@link #LONG_JOBS} to free a slot, how long a
-     * free slot waits for half the slots to be free before the producer fetches anyway: 5 ms (or
-     * the fetch cooldown, if shorter). Such jobs finish out of step, and waiting the whole cooldown
-     * (100 ms) for the rest left slots idle: 1,000 jobs of 100 ms at 10 at once took 11.5 s where
-     * 10 s is the limit (seed 004's pg_sleep rows), 10.7 s with this. Short jobs wait as before: they
-     * free half the slots soon, and a 5 ms patience for them split the SQLite burndown's claims into
-     * smaller ones (0.82 times its jobs/s).
+     * After a full batch, when jobs are long ({@link #LONG_JOBS}), how long a free slot waits for
+     * half the slots to be free before the producer fetches anyway: 1 ms (or the fetch cooldown,
+     * if shorter). Such jobs finish out of step, and waiting the whole cooldown (100 ms) for the
+     * rest left slots idle: 1,000 jobs of 100 ms at 10 at once took 11.5 s where 10 s is the limit
+     * (seed 004's pg_sleep rows), 10.4 to 10.6 s with this. 1 ms rather than 5: at 100 slots each
+     * round of 100 ms jobs freed its slots over 10 to 20 ms, and 5 ms waits made it 108 ms long
+     * (1.11 s for 1,000 jobs, limit 1 s); a claim per millisecond at most is little beside jobs of
+     * 20 ms or more. Short jobs wait as before: they free half the slots soon, and a 5 ms patience
+     * for them split the SQLite burndown's claims into smaller ones (0.82 times its jobs/s).
      */
-    static final long REFILL_PATIENCE = TimeUnit.MILLISECONDS.toNanos(5);
-    /** What makes a batch's jobs long for {@link #REFILL_PATIENCE}: their first slot freed this long after the fetch, 20 ms. */
+    static final long REFILL_PATIENCE = TimeUnit.MILLISECONDS.toNanos(1);
+    /**
+     * What makes jobs long for {@link #REFILL_PATIENCE}: 20 ms, on average or from the fetch to the
+     * first slot it freed. Not the latter alone: a slot freed by a straggler of the batch before
+     * (its job started a little after the others) frees just after a fetch, and waited the whole
+     * cooldown for half the slots: at most once, 1,000 jobs of 100 ms at 10 at once went in 115
+     * rounds of 103 ms, not 100 (11.9 s).
+     */
     static final long LONG_JOBS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final int LIMITED_RETRIES = 100;
     /**
@@ -193,8 +201,13 @@ public final class Producer implements Service {
         into.putAll(running);
     }
 
-    /** Cancels every attempt in flight because the client is stopping. */
+    /** Cancels every attempt in flight, and every job claimed ahead, because the client is stopping. */
     public void cancelRunning(String reason) {
+        // Those claimed ahead first: a running job cancelled first may end and start the next of
+        // them before this reaches it.
+        for (RunningJob job : ahead) {
+            job.cancel(RunningJob.Cause.STOP, reason);
+        }
         for (RunningJob job : running.values()) {
             job.cancel(RunningJob.Cause.STOP, reason);
         }
@@ -497,7 +510,8 @@ public final class Producer implements Service {
     /**
      * Waits until at least one slot is free, then until {@code wanted} are free or {@code patienceNanos}
      * have passed since the first one freed, whichever comes first; at most {@link #REFILL_PATIENCE}
-     * when the first took {@link #LONG_JOBS} or more since the fetch at {@code fetchedAt}.
+     * when jobs take {@link #LONG_JOBS} or more on average, or the first took that long since the
+     * fetch at {@code fetchedAt}.
      */
     private void awaitRoom(int wanted, long patienceNanos, long fetchedAt) throws InterruptedException {
         lock.lock();
@@ -511,7 +525,7 @@ public final class Producer implements Service {
             }
             wakeAtFree = wanted;
             long now = System.nanoTime();
-            if (now - fetchedAt >= LONG_JOBS) {
+            if (jobNanos >= LONG_JOBS || now - fetchedAt >= LONG_JOBS) {
                 patienceNanos = Math.min(patienceNanos, REFILL_PATIENCE);
             }
             long until = now + patienceNanos;

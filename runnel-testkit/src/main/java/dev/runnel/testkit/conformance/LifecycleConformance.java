@@ -332,6 +332,25 @@ public abstract class LifecycleConformance extends DriverConformance {
     }
 
     @Test
+    void aSlotFreedByAStragglerJustAfterAFetchIsRefilledToo() {
+        // Four slots: two 100 ms jobs, one of 400 ms and a 115 ms straggler. At 100 ms the two free
+        // slots (half) are refilled with two 300 ms jobs; the straggler frees its slot 15 ms after
+        // that fetch. Jobs are long on average, so that slot waits only a few milliseconds, not
+        // for half the slots: the 10 ms job behind runs and ends long before the 300 ms ones
+        // (cooldown and poll are ten minutes: only the refill can start it).
+        java.util.Queue<Integer> finished = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        inserter().insertMany(java.util.stream.IntStream.of(100, 100, 400, 115, 300, 300, 10)
+                .mapToObj(ms -> dev.runnel.InsertRequest.of(new TestArgs("sleep", ms))).toList());
+        started(client().fetchPollInterval(Duration.ofMinutes(10)).fetchCooldown(Duration.ofMinutes(10))
+                .queue("default", 4).worker(TestArgs.class, job -> {
+                    Thread.sleep(job.args().value());
+                    finished.add(job.args().value());
+                }).listener(events));
+        Await.until("all seven jobs finished", Duration.ofSeconds(30), () -> finished.size() == 7);
+        assertThat(List.copyOf(finished)).containsSubsequence(115, 10, 300, 300);
+    }
+
+    @Test
     void undecodableArgsAreDiscardedAtOnce() {
         Runnel runnel = run(job -> {});
         long id = driver.jobInsertMany(List.of(new JobInsertParams("test_job", "{\"name\":\"x\",\"value\":\"not a number\"}",
