@@ -31,7 +31,7 @@ class JobsTableTest {
                 new JobsTable.Plan(TableWorkload.IDLE, 10, 0));
         StringWriter log = new StringWriter();
         List<TableRow> rows = new JobsTable(new JobsTable.Options(Optional.empty(), URL, Duration.ofMillis(300), plans,
-                BOTH, Duration.ofMinutes(1)), new PrintWriter(log, true)).run();
+                BOTH, Duration.ofMinutes(1), 200), new PrintWriter(log, true)).run();
 
         assertThat(rows).hasSize(plans.size() * 2);
         for (TableRow row : rows) {
@@ -54,10 +54,13 @@ class JobsTableTest {
         assertThat(rows.getFirst().mode()).isEqualTo(Runnel.Delivery.AT_LEAST_ONCE);
         assertThat(rows.get(1).mode()).isEqualTo(Runnel.Delivery.AT_MOST_ONCE);
 
-        String json = JobsTable.toJson(rows, "sqlite", Duration.ofMillis(300));
+        String json = JobsTable.toJson(rows, "sqlite", Duration.ofMillis(300), 200);
         assertThat(json).startsWith("{\"scenario\":\"jobs-table\"").contains("\"exact\":true", "\"rows_not_run\":0",
-                "\"workload\":\"pg_sleep\"", "\"mode\":\"at_most_once\"", "\"limit_seconds\":0.400").doesNotContain("\n");
-        assertThat(log.toString().lines()).hasSize(rows.size());
+                "\"workload\":\"pg_sleep\"", "\"mode\":\"at_most_once\"", "\"limit_seconds\":0.400",
+                "\"warmup_jobs\":200").doesNotContain("\n");
+        // The warm-up's line, then a line per row.
+        assertThat(log.toString().lines().findFirst().orElseThrow()).startsWith("warm-up: 200 no-op jobs at 10 slots");
+        assertThat(log.toString().lines()).hasSize(rows.size() + 1);
     }
 
     @Test
@@ -65,20 +68,20 @@ class JobsTableTest {
         List<JobsTable.Plan> plans = List.of(new JobsTable.Plan(TableWorkload.PG_SLEEP, 2, 4),
                 new JobsTable.Plan(TableWorkload.NOOP, 2, 20));
         List<TableRow> rows = new JobsTable(new JobsTable.Options(Optional.empty(), "postgres://postgres@127.0.0.1:1/test",
-                Duration.ofMillis(100), plans, List.of(Runnel.Delivery.AT_LEAST_ONCE), Duration.ofMinutes(1)),
+                Duration.ofMillis(100), plans, List.of(Runnel.Delivery.AT_LEAST_ONCE), Duration.ofMinutes(1), 0),
                 new PrintWriter(new StringWriter(), true)).run();
 
         assertThat(rows.getFirst().error()).hasValueSatisfying(e -> assertThat(e).contains("127.0.0.1:1"));
         assertThat(rows.getFirst().describe()).contains("NOT RUN");
         assertThat(rows.get(1).error()).isEmpty();
         assertThat(rows.get(1).completed()).isEqualTo(20);
-        assertThat(JobsTable.toJson(rows, "sqlite", Duration.ofMillis(100))).contains("\"rows_not_run\":1");
+        assertThat(JobsTable.toJson(rows, "sqlite", Duration.ofMillis(100), 0)).contains("\"rows_not_run\":1");
     }
 
     @Test
     void aPostgresJobStoreGetsAFreshSchemaPerRow() throws Exception {
         List<TableRow> rows = new JobsTable(new JobsTable.Options(Optional.of(URL), URL, Duration.ofMillis(100),
-                List.of(new JobsTable.Plan(TableWorkload.NOOP, 5, 100)), BOTH, Duration.ofMinutes(1)),
+                List.of(new JobsTable.Plan(TableWorkload.NOOP, 5, 100)), BOTH, Duration.ofMinutes(1), 0),
                 new PrintWriter(new StringWriter(), true)).run();
         assertThat(rows).hasSize(2).allSatisfy(r -> {
             assertThat(r.error()).isEmpty();

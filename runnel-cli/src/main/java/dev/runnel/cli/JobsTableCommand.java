@@ -42,6 +42,11 @@ final class JobsTableCommand implements Callable<Integer> {
             description = "How long each idle row idles (default: ${DEFAULT-VALUE}, the seed's).")
     Duration idle;
 
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "" + JobsTable.DEFAULT_WARMUP_JOBS,
+            description = "No-op jobs worked before the first row, unmeasured, so that the JIT's work on the "
+                    + "runtime's path is not all charged to the first row (default: ${DEFAULT-VALUE}; 0 for none).")
+    long warmup;
+
     @Option(names = "--json", description = "End with one JSON line of every row's figures.")
     boolean json;
 
@@ -54,6 +59,9 @@ final class JobsTableCommand implements Callable<Integer> {
         if (idle.isZero() || idle.isNegative()) {
             throw new IllegalArgumentException("--idle must be positive, was " + DurationConverter.format(idle));
         }
+        if (warmup < 0) {
+            throw new IllegalArgumentException("--warmup must be 0 or more, was " + warmup);
+        }
         checkUrl("--postgres-url", postgresUrl, true);
         if (storeUrl != null) {
             checkUrl("--database-url", storeUrl, false);
@@ -61,10 +69,11 @@ final class JobsTableCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         JobsTable table = new JobsTable(new JobsTable.Options(Optional.ofNullable(storeUrl), postgresUrl, idle,
                 plans(), List.of(Runnel.Delivery.AT_LEAST_ONCE, Runnel.Delivery.AT_MOST_ONCE),
-                Duration.ofMinutes(2)), out);
+                Duration.ofMinutes(2), warmup), out);
         List<TableRow> rows = table.run();
         if (json) {
-            out.println(JobsTable.toJson(rows, storeUrl == null ? "sqlite (a fresh file per row)" : redacted(storeUrl), idle));
+            out.println(JobsTable.toJson(rows, storeUrl == null ? "sqlite (a fresh file per row)" : redacted(storeUrl), idle,
+                    warmup));
         }
         out.flush();
         return rows.stream().allMatch(TableRow::exact) ? 0 : Main.EXIT_FAILURE;

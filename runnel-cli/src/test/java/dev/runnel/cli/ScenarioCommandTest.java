@@ -33,15 +33,17 @@ class ScenarioCommandTest {
         exitsTwoWithOneLine(run("scenario", "jobs-table", "--database-url", "mysql://x"), "--database-url");
         exitsTwoWithOneLine(run("scenario", "jobs-table", "--idle", "0s"), "--idle");
         exitsTwoWithOneLine(run("scenario", "jobs-table", "--idle", "soon"), "soon");
+        exitsTwoWithOneLine(run("scenario", "jobs-table", "--warmup", "-1"), "--warmup");
         exitsTwoWithOneLine(run("scenario", "jobs-table", "--only", "cpu,nap"), "--only: no workload named 'nap'");
     }
 
     @Test
     void jobsTableRunsOnlyTheRowsAskedFor() {
-        Result r = run("scenario", "jobs-table", "--only", "cpu", "--json");
+        Result r = run("scenario", "jobs-table", "--only", "cpu", "--warmup", "500", "--json");
         assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out().lines().findFirst().orElseThrow()).startsWith("warm-up: 500 no-op jobs");
         assertThat(r.out().lines().filter(l -> l.startsWith("cpu ")).count()).isEqualTo(4);
-        assertThat(r.out()).doesNotContain("no-op ").doesNotContain("idle ");
+        assertThat(r.out().lines().filter(l -> l.startsWith("no-op ") || l.startsWith("idle "))).isEmpty();
         String json = r.out().lines().reduce((a, b) -> b).orElseThrow();
         assertThat(json).startsWith("{").contains("\"workload\":\"cpu\"").doesNotContain("\"workload\":\"idle\"");
     }
