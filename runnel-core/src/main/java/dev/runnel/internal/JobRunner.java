@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -166,6 +165,10 @@ public final class JobRunner {
 
     private <T extends JobArgs> Outcome runUnit(WorkUnit<T> unit, RunningJob running) {
         JobRow row = running.row;
+        if (running.cause() != null) {
+            // Cancelled, or its client stopping, while it waited ahead for a slot: it does not start.
+            return Outcome.unstarted(row, clock.instant(), running.cause(), running.reason());
+        }
         T args;
         try {
             args = readers.computeIfAbsent(unit.kind(), k -> codec.readerFor(unit.type())).readValue(row.args());
@@ -186,15 +189,10 @@ public final class JobRunner {
             running.bind(Thread.currentThread(), clock.instant().plus(timeout), running.startNanos + timeout.toNanos());
         }
         Throwable failure = null;
-        if (running.cause() != null) {
-            // Cancelled (or its client stopping) while it waited for a slot: it does not start.
-            failure = new CancellationException("it had not started");
-        } else {
-            try {
-                WorkChain.run(middleware, worker, job);
-            } catch (Throwable t) {
-                failure = t;
-            }
+        try {
+            WorkChain.run(middleware, worker, job);
+        } catch (Throwable t) {
+            failure = t;
         }
         Thread.interrupted(); // a cancel that arrived after the work returned must not leak
         Instant now = clock.instant();

@@ -90,6 +90,16 @@ public record Outcome(
         return new Outcome(job, JobEvent.Type.SNOOZED, state, Times.plusClamped(now, snooze), null, null, -1, runTime);
     }
 
+    /**
+     * A job claimed ahead that was cancelled, or its client stopping, before it started: cancelled,
+     * or back with its attempt uncounted, as if it had been stopped as it began.
+     */
+    static Outcome unstarted(JobRow job, Instant now, RunningJob.Cause cause, String reason) {
+        JobError error = new JobError(job.attempt(), now, reason + " (it had not started)", "");
+        return cause == RunningJob.Cause.CANCEL ? cancelled(job, now, error, Duration.ZERO)
+                : interrupted(job, now, error, Duration.ZERO);
+    }
+
     static Outcome cancelled(JobRow job, Instant now, JobError error, Duration runTime) {
         return new Outcome(job, JobEvent.Type.CANCELLED, JobState.CANCELLED, null, now, error, 0, runTime);
     }

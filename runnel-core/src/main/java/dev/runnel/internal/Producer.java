@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -31,9 +30,7 @@ import org.slf4j.LoggerFactory;
  * nothing, a signal waits out the fetch cooldown since the last fetch; otherwise only
  * {@link #QUICK_COOLDOWN}.
  *
- * <p>Jobs shorter than a millisecond are claimed ahead: besides its free slots a claim takes as
- * many jobs as the slots work through in about {@link #AHEAD_WORK}, which wait in memory and start
- * on the thread of the job before them as it ends (see {@link #aheadFor}).
+ * <p>Jobs shorter than a millisecond are claimed ahead of the free slots (see {@link AheadJobs}).
  */
 public final class Producer implements Service {
     private static final Logger LOG = LoggerFactory.getLogger(Producer.class);
@@ -95,18 +92,6 @@ public final class Producer implements Service {
      */
     static final long LONG_JOBS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final int LIMITED_RETRIES = 100;
-    /**
-     * How much work, in the slots' time, a producer claims ahead of its free slots: 1 ms. A job
-     * claimed ahead is marked running (or, at most once, removed) at its claim and waits in memory
-     * for a slot, about this long, while no other client can take it: a job that starts about 1 ms
-     * after its claim is no loss to anyone. Jobs of a millisecond or more are not claimed ahead
-     * (not one fits in a slot's millisecond). What short jobs gain is the claim's round trip: at
-     * 10 slots each claim took at most 10 no-op jobs, and the claims, not the jobs, set the pace
-     * (seed 004's no-op rows, docs/benchmarks.md).
-     */
-    static final long AHEAD_WORK = TimeUnit.MILLISECONDS.toNanos(1);
-    /** The most jobs claimed ahead, however short: one claim's write stays short for the other writers. */
-    static final int MAX_AHEAD = 500;
 
     private final Config config;
     private final Driver driver;
@@ -122,14 +107,11 @@ public final class Producer implements Service {
     private final ConcurrentHashMap<Long, RunningJob> running = new ConcurrentHashMap<>();
     /** Jobs running: at most {@code maxWorkers}. */
     private final AtomicInteger active = new AtomicInteger();
-    /** Jobs claimed and not finished: {@link #active} and those in {@link #ahead}. */
+    /** Jobs claimed and not finished: {@link #active} and those {@link #ahead}. */
     private final AtomicInteger held = new AtomicInteger();
-    /** Jobs claimed ahead of a free slot, in claim order; only the loop adds, a finishing job takes. */
-    private final ConcurrentLinkedQueue<RunningJob> ahead = new ConcurrentLinkedQueue<>();
-    /** How many jobs the next claim may take ahead of free slots (see {@link #aheadFor}); set by the loop. */
+    private final AheadJobs ahead;
+    /** How many jobs the next claim may take ahead of free slots ({@link AheadJobs#limit}); set by the loop. */
     private volatile int aheadLimit;
-    /** The mean time a job took, weighting the latest most, in nanoseconds; -1 before one ended. */
-    private volatile long jobNanos = -1;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     /**
@@ -165,6 +147,7 @@ public final class Producer implements Service {
         this.pool = config.executor() instanceof QueueExecutor.PlatformThreads p
                 ? new JobPool(config.queue(), config.maxWorkers(), p.nice()) : null;
         this.limited = config.limited();
+        this.ahead = new AheadJobs(config.maxWorkers());
         this.limitCheckedAt = System.nanoTime();
     }
 
@@ -205,7 +188,7 @@ public final class Producer implements Service {
     public void cancelRunning(String reason) {
         // Those claimed ahead first: a running job cancelled first may end and start the next of
         // them before this reaches it.
-        for (RunningJob job : ahead) {
+        for (RunningJob job : ahead.waiting()) {
             job.cancel(RunningJob.Cause.STOP, reason);
         }
         for (RunningJob job : running.values()) {
@@ -283,7 +266,7 @@ public final class Producer implements Service {
             } catch (InterruptedException e) {
                 return;
             }
-            aheadLimit = lostClaim != null || limited ? 0 : aheadFor(jobNanos);
+            aheadLimit = lostClaim != null || limited ? 0 : ahead.limit();
             int free = room();
             if (stopping || free <= 0) {
                 continue;
@@ -388,18 +371,6 @@ public final class Producer implements Service {
         return config.maxWorkers() + aheadLimit - held.get();
     }
 
-    /**
-     * How many jobs to claim ahead of the free slots when jobs take {@code meanNanos} each: as
-     * many as the slots work through in {@link #AHEAD_WORK}, up to {@link #MAX_AHEAD}; so none
-     * when a slot's job takes longer than that, or none has ended yet.
-     */
-    int aheadFor(long meanNanos) {
-        if (meanNanos < 0) {
-            return 0;
-        }
-        return (int) Math.min(MAX_AHEAD, config.maxWorkers() * AHEAD_WORK / Math.max(1, meanNanos));
-    }
-
     private void launch(JobRow row) {
         RunningJob job = new RunningJob(row);
         held.incrementAndGet();
@@ -468,9 +439,7 @@ public final class Producer implements Service {
         long began = job.startNanos;
         try {
             Outcome outcome = runner.run(job);
-            long took = System.nanoTime() - began;
-            long mean = jobNanos;
-            jobNanos = mean < 0 ? took : mean + (took - mean) / 8;
+            ahead.took(System.nanoTime() - began);
             if (config.atMostOnce()) {
                 outcome = outcome.atMostOnce(clock.instant());
                 if (outcome.needsNoWrite() && !completer.hasListeners()) {
@@ -518,24 +487,81 @@ public final class Producer implements Service {
         try {
             wakeAtFree = 1;
             while (!stopping && room() <= 0) {
-                changed.await();
+                await(Long.MAX_VALUE);
             }
             if (patienceNanos == Long.MAX_VALUE) {
                 return;
             }
             wakeAtFree = wanted;
             long now = System.nanoTime();
-            if (jobNanos >= LONG_JOBS || now - fetchedAt >= LONG_JOBS) {
+            if (ahead.meanNanos() >= LONG_JOBS || now - fetchedAt >= LONG_JOBS) {
                 patienceNanos = Math.min(patienceNanos, REFILL_PATIENCE);
             }
             long until = now + patienceNanos;
             long left;
             while (!stopping && room() < wanted && (left = until - System.nanoTime()) > 0) {
-                changed.awaitNanos(left);
+                await(left);
             }
         } finally {
             wakeAtFree = Integer.MAX_VALUE;
             lock.unlock();
+        }
+    }
+
+    /**
+     * Waits under the lock for a signal, at most {@code nanos} ({@code Long.MAX_VALUE}: no limit).
+     * While jobs wait ahead at least once, at most {@link AheadJobs#WAIT_MAX}, then gives back those
+     * that waited longer (see there).
+     */
+    private void await(long nanos) throws InterruptedException {
+        if (ahead.isEmpty() || config.atMostOnce()) {
+            if (nanos == Long.MAX_VALUE) {
+                changed.await();
+            } else {
+                changed.awaitNanos(nanos);
+            }
+            return;
+        }
+        changed.awaitNanos(Math.min(nanos, AheadJobs.WAIT_MAX));
+        giveBackStale();
+    }
+
+    /**
+     * Sends the jobs waiting ahead back to the table once they have waited too long
+     * ({@link AheadJobs#takeStale}), available now with their attempt uncounted (a snooze of no
+     * time); one whose cancel was asked for ends cancelled instead, unstarted, so that going back
+     * loses no cancel.
+     */
+    private void giveBackStale() {
+        List<RunningJob> back = ahead.takeStale();
+        if (back.isEmpty()) {
+            return;
+        }
+        aheadLimit = 0;
+        java.util.Set<Long> cancelled = new java.util.HashSet<>();
+        try {
+            for (long id : driver.jobCancelRequested(back.stream().mapToLong(j -> j.row.id()).toArray())) {
+                cancelled.add(id);
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("could not ask which jobs going back have a cancel requested: {}", e.toString());
+        }
+        java.time.Instant now = clock.instant();
+        for (RunningJob job : back) {
+            JobRow row = job.row;
+            if (job.cause() == null && cancelled.contains(row.id())) {
+                job.cancel(RunningJob.Cause.CANCEL, CancelWatcher.REASON);
+            }
+            Outcome outcome = job.cause() == null ? Outcome.snoozed(row, now, Duration.ZERO, Duration.ZERO)
+                    : Outcome.unstarted(row, now, job.cause(), job.reason());
+            running.remove(row.id());
+            held.decrementAndGet();
+            try {
+                completer.submit(outcome);
+            } catch (RuntimeException e) {
+                // The client is stopping: the job stays running, and the rescuer takes it.
+                LOG.warn("job {} of queue {} cannot be given back: {}", row.id(), config.queue(), e.toString());
+            }
         }
     }
 
@@ -557,7 +583,7 @@ public final class Producer implements Service {
                     return Due.SIGNAL;
                 }
                 long until = insertSignal ? Math.min(cooldownEnd, nextPoll) : nextPoll;
-                changed.awaitNanos(until - now);
+                await(until - now);
             }
             return Due.STOP;
         } finally {
