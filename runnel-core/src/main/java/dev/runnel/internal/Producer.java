@@ -8,8 +8,11 @@ import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobClaimParams;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
@@ -73,22 +76,18 @@ public final class Producer implements Service {
     static final long QUICK_COOLDOWN = TimeUnit.MILLISECONDS.toNanos(5);
     /**
      * After a full batch, when jobs are long ({@link #LONG_JOBS}), how long a free slot waits for
-     * half the slots to be free before the producer fetches anyway: 1 ms (or the fetch cooldown,
-     * if shorter). Such jobs finish out of step, and waiting the whole cooldown (100 ms) for the
-     * rest left slots idle: 1,000 jobs of 100 ms at 10 at once took 11.5 s where 10 s is the limit
-     * (seed 004's pg_sleep rows), 10.4 to 10.6 s with this. 1 ms rather than 5: at 100 slots each
-     * round of 100 ms jobs freed its slots over 10 to 20 ms, and 5 ms waits made it 108 ms long
-     * (1.11 s for 1,000 jobs, limit 1 s); a claim per millisecond at most is little beside jobs of
-     * 20 ms or more. Short jobs wait as before: they free half the slots soon, and a 5 ms patience
-     * for them split the SQLite burndown's claims into smaller ones (0.82 times its jobs/s).
+     * half the slots to be free before the producer fetches anyway: 1 ms (or the cooldown, if
+     * shorter). Such jobs finish out of step, and waiting the cooldown (100 ms) left slots idle:
+     * 1,000 jobs of 100 ms at 10 at once took 11.5 s (limit 10 s), 10.4 to 10.6 s with this. Not
+     * 5 ms: at 100 slots a round of 100 ms jobs frees its slots over 10 to 20 ms, and 5 ms waits
+     * made it 108 ms long. Short jobs wait as before: a 5 ms patience for them split the SQLite
+     * burndown's claims into smaller ones (0.82 times its jobs/s).
      */
     static final long REFILL_PATIENCE = TimeUnit.MILLISECONDS.toNanos(1);
     /**
      * What makes jobs long for {@link #REFILL_PATIENCE}: 20 ms, on average or from the fetch to the
-     * first slot it freed. Not the latter alone: a slot freed by a straggler of the batch before
-     * (its job started a little after the others) frees just after a fetch, and waited the whole
-     * cooldown for half the slots: at most once, 1,000 jobs of 100 ms at 10 at once went in 115
-     * rounds of 103 ms, not 100 (11.9 s).
+     * first slot it freed. Not the latter alone: a straggler of the batch before frees its slot just
+     * after a fetch, which then waited the cooldown: 1,000 jobs of 100 ms at 10 went in 115 rounds.
      */
     static final long LONG_JOBS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final int LIMITED_RETRIES = 100;
@@ -380,15 +379,22 @@ public final class Producer implements Service {
             return;
         }
         ahead.add(job);
-        // A slot freed between the try above and the add finds the queue empty: take it here.
-        while (!ahead.isEmpty() && takeSlot()) {
-            RunningJob next = ahead.poll();
-            if (next == null) {
-                active.decrementAndGet();
-                break;
-            }
+        // A slot freed between the try above and the add found no job waiting: take it here.
+        for (RunningJob next = slotForNextAhead(); next != null; next = slotForNextAhead()) {
             start(next);
         }
+    }
+
+    /** A free slot taken for the next job waiting ahead, and that job; null, holding no slot, if either is missing. */
+    private RunningJob slotForNextAhead() {
+        if (ahead.isEmpty() || !takeSlot()) {
+            return null;
+        }
+        RunningJob next = ahead.poll();
+        if (next == null) {
+            active.decrementAndGet();
+        }
+        return next;
     }
 
     /** Takes a free slot, if there is one. */
@@ -423,12 +429,7 @@ public final class Producer implements Service {
             if (job == null) {
                 active.decrementAndGet();
                 // A job added just after the poll, with every slot taken: its adder saw no free slot.
-                if (!ahead.isEmpty() && takeSlot()) {
-                    job = ahead.poll();
-                    if (job == null) {
-                        active.decrementAndGet();
-                    }
-                }
+                job = slotForNextAhead();
             }
         }
     }
@@ -509,9 +510,8 @@ public final class Producer implements Service {
     }
 
     /**
-     * Waits under the lock for a signal, at most {@code nanos} ({@code Long.MAX_VALUE}: no limit).
-     * While jobs wait ahead at least once, at most {@link AheadJobs#WAIT_MAX}, then gives back those
-     * that waited longer (see there).
+     * Waits under the lock for a signal, at most {@code nanos} ({@code Long.MAX_VALUE}: no limit); at
+     * most {@link AheadJobs#WAIT_MAX} while jobs wait ahead at least once, then gives back the stale.
      */
     private void await(long nanos) throws InterruptedException {
         if (ahead.isEmpty() || config.atMostOnce()) {
@@ -538,7 +538,7 @@ public final class Producer implements Service {
             return;
         }
         aheadLimit = 0;
-        java.util.Set<Long> cancelled = new java.util.HashSet<>();
+        Set<Long> cancelled = new HashSet<>();
         try {
             for (long id : driver.jobCancelRequested(back.stream().mapToLong(j -> j.row.id()).toArray())) {
                 cancelled.add(id);
@@ -546,7 +546,7 @@ public final class Producer implements Service {
         } catch (RuntimeException e) {
             LOG.debug("could not ask which jobs going back have a cancel requested: {}", e.toString());
         }
-        java.time.Instant now = clock.instant();
+        Instant now = clock.instant();
         for (RunningJob job : back) {
             JobRow row = job.row;
             if (job.cause() == null && cancelled.contains(row.id())) {
