@@ -88,7 +88,7 @@ final class AheadJobs {
      */
     List<RunningJob> takeStale() {
         RunningJob first = queue.peek();
-        long waited = first == null ? 0 : System.nanoTime() - first.startNanos;
+        long waited = first == null ? 0 : System.nanoTime() - first.claimedNanos;
         if (waited < WAIT_MAX) {
             return List.of();
         }

@@ -227,8 +227,8 @@ public final class Completer implements Service {
         pending.addAndGet(-queue.drainTo(batch, max));
     }
 
-    /** The three kinds of write, each one statement (or transaction) per batch. */
-    private enum Kind { COMPLETE, SET_STATE, WRITE_BACK }
+    /** The three statements an outcome is written by, each one statement (or transaction) per batch. */
+    private enum Write { COMPLETE, SET_STATE, WRITE_BACK }
 
     private void write(List<Outcome> batch) {
         List<Outcome> complete = new ArrayList<>(batch.size());
@@ -241,9 +241,9 @@ public final class Completer implements Service {
             (o.claimRemoved() ? writeBack : o.isPlainCompletion() ? complete : setState).add(o);
         }
         List<Outcome> stored = listeners.isEmpty() ? null : new ArrayList<>(batch.size());
-        store(complete, Kind.COMPLETE, stored);
-        store(setState, Kind.SET_STATE, stored);
-        store(writeBack, Kind.WRITE_BACK, stored);
+        store(complete, Write.COMPLETE, stored);
+        store(setState, Write.SET_STATE, stored);
+        store(writeBack, Write.WRITE_BACK, stored);
         if (stored != null) {
             for (Outcome o : batch) {
                 if (o.needsNoWrite()) {
@@ -258,25 +258,25 @@ public final class Completer implements Service {
      * Writes {@code part}, adding what was stored to {@code stored} (when not null). A part the
      * database refuses for its data is halved until the refused row stands alone.
      */
-    private void store(List<Outcome> part, Kind kind, List<Outcome> stored) {
+    private void store(List<Outcome> part, Write write, List<Outcome> stored) {
         if (part.isEmpty()) {
             return;
         }
         Written written;
         try {
-            written = writeWithRetry(part, kind);
+            written = writeWithRetry(part, write);
         } catch (DataRejectedException e) {
             if (part.size() > 1) {
                 int half = part.size() / 2;
-                store(part.subList(0, half), kind, stored);
-                store(part.subList(half, part.size()), kind, stored);
+                store(part.subList(0, half), write, stored);
+                store(part.subList(half, part.size()), write, stored);
             } else {
                 storeInstead(part.getFirst(), e, stored);
             }
             return;
         }
         if (written != null) {
-            sortOut(part, written, stored);
+            collectStored(part, written, stored);
         }
     }
 
@@ -295,9 +295,9 @@ public final class Completer implements Service {
                 job.id(), refused.type(), reason);
         List<Outcome> one = List.of(instead);
         try {
-            Written written = writeWithRetry(one, instead.claimRemoved() ? Kind.WRITE_BACK : Kind.SET_STATE);
+            Written written = writeWithRetry(one, instead.claimRemoved() ? Write.WRITE_BACK : Write.SET_STATE);
             if (written != null) {
-                sortOut(one, written, stored);
+                collectStored(one, written, stored);
             }
         } catch (DataRejectedException again) {
             LOG.error("job {}: the database refuses any outcome for it ({}); it stays running until this client stops"
@@ -312,13 +312,13 @@ public final class Completer implements Service {
      * Writes with retries on any failure but a data error, which is thrown. Null when it gave up
      * at stop: those outcomes are not stored, and their jobs stay running until rescued.
      */
-    private Written writeWithRetry(List<Outcome> part, Kind kind) {
+    private Written writeWithRetry(List<Outcome> part, Write write) {
         long delayMs = 10;
         boolean unclear = false;
         while (true) {
             try {
                 long start = System.nanoTime();
-                long[] ids = writeOnce(part, kind);
+                long[] ids = writeOnce(part, write);
                 if (!runtimeListeners.isEmpty()) {
                     runtimeListeners.outcomesWritten(part.size(), System.nanoTime() - start);
                 }
@@ -339,8 +339,8 @@ public final class Completer implements Service {
         }
     }
 
-    private long[] writeOnce(List<Outcome> part, Kind kind) {
-        return switch (kind) {
+    private long[] writeOnce(List<Outcome> part, Write write) {
+        return switch (write) {
             case COMPLETE -> driver.jobCompleteMany(completions(part, config.clientId()));
             case SET_STATE -> driver.jobSetStateMany(part.stream().map(this::setState).toList());
             case WRITE_BACK -> {
@@ -384,7 +384,7 @@ public final class Completer implements Service {
      * presumed dead, then claimed again), so the write was rightly dropped. After an unclear
      * failure a job may be missing because the earlier try stored it; those are read back.
      */
-    private void sortOut(List<Outcome> part, Written written, List<Outcome> stored) {
+    private void collectStored(List<Outcome> part, Written written, List<Outcome> stored) {
         if (written.ids().length == part.size()) {
             if (stored != null) {
                 stored.addAll(part);
@@ -429,7 +429,7 @@ public final class Completer implements Service {
         List<Outcome> rest = new ArrayList<>();
         for (Outcome o : missing) {
             JobRow row = now.get(o.job().id());
-            if (row != null && holds(o, row)) {
+            if (row != null && isWrittenOutcome(o, row)) {
                 if (stored != null) {
                     stored.add(o);
                 }
@@ -441,7 +441,7 @@ public final class Completer implements Service {
     }
 
     /** Whether {@code row} is what writing {@code o} made of its job. */
-    private boolean holds(Outcome o, JobRow row) {
+    private boolean isWrittenOutcome(Outcome o, JobRow row) {
         JobRow job = o.job();
         return row.state() == o.state()
                 && row.attempt() == job.attempt() + o.attemptDelta()

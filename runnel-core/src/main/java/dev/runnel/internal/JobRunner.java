@@ -124,7 +124,7 @@ public final class JobRunner {
             JobError error = new JobError(row.attempt(), now,
                     "Runnel could not record what this attempt ended in: " + describe(t), trace(t));
             return Outcome.failed(row, now, retryAt(now, row.attempt()), error,
-                    Duration.ofNanos(System.nanoTime() - running.startNanos));
+                    Duration.ofNanos(System.nanoTime() - running.startedNanos));
         }
     }
 
@@ -186,7 +186,7 @@ public final class JobRunner {
         if (timeout.isZero()) {
             running.bind(Thread.currentThread(), null, Long.MAX_VALUE);
         } else {
-            running.bind(Thread.currentThread(), clock.instant().plus(timeout), running.startNanos + timeout.toNanos());
+            running.bind(Thread.currentThread(), clock.instant().plus(timeout), running.startedNanos + timeout.toNanos());
         }
         Throwable failure = null;
         try {
@@ -196,7 +196,7 @@ public final class JobRunner {
         }
         Thread.interrupted(); // a cancel that arrived after the work returned must not leak
         Instant now = clock.instant();
-        Duration runTime = Duration.ofNanos(System.nanoTime() - running.startNanos);
+        Duration runTime = Duration.ofNanos(System.nanoTime() - running.startedNanos);
         return switch (failure) {
             case null -> Outcome.completed(row, now, running.output(), runTime);
             case JobSnooze s -> Outcome.snoozed(row, now, s.duration(), runTime);

@@ -16,8 +16,10 @@ public final class RunningJob implements JobContext {
     public enum Cause { TIMEOUT, STOP, CANCEL }
 
     final JobRow row;
-    /** When the attempt began: its claim, then (for a job claimed ahead) its start, see {@link #started()}. */
-    volatile long startNanos = System.nanoTime();
+    /** When the job was claimed ({@link System#nanoTime()}): a job claimed ahead waits from then. */
+    final long claimedNanos = System.nanoTime();
+    /** When the attempt started ({@link #started()}); its timeout and run time count from then. */
+    volatile long startedNanos = claimedNanos;
     private volatile Thread thread;
     private volatile Instant deadline;
     private volatile long deadlineNanos = Long.MAX_VALUE;
@@ -32,7 +34,7 @@ public final class RunningJob implements JobContext {
 
     /** A job claimed ahead of a free slot got one: its attempt, and its timeout, run from now. */
     void started() {
-        startNanos = System.nanoTime();
+        startedNanos = System.nanoTime();
     }
 
     void bind(Thread thread, Instant deadline, long deadlineNanos) {
@@ -75,7 +77,7 @@ public final class RunningJob implements JobContext {
     /** The timeout this attempt was given, or null when it has none. */
     Duration timeout() {
         long d = deadlineNanos;
-        return d == Long.MAX_VALUE ? null : Duration.ofNanos(d - startNanos);
+        return d == Long.MAX_VALUE ? null : Duration.ofNanos(d - startedNanos);
     }
 
     boolean pastDeadline(long nowNanos) {

@@ -1,0 +1,136 @@
+package dev.runnel.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.runnel.JobArgs;
+import dev.runnel.JobRow;
+import dev.runnel.JobState;
+import dev.runnel.QueueExecutor;
+import dev.runnel.RetryPolicy;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Jobs claimed ahead of a free slot, behind one that blocks: a cancel or a stop while they wait
+ * keeps them from running, and those that waited too long go back. The outcomes go to a completer
+ * that is never started: what is checked here is what ran and what is still held.
+ */
+class JobLauncherTest {
+    record Step(long n) implements JobArgs {
+        @Override
+        public String kind() {
+            return "step";
+        }
+    }
+
+    private final List<Long> ran = new CopyOnWriteArrayList<>();
+    private final CountDownLatch gate = new CountDownLatch(1);
+    private final List<long[]> askedForCancels = new ArrayList<>();
+    private long[] cancelsRequested = new long[0];
+    private final Slots slots = new Slots(1);
+
+    private JobLauncher launcher() {
+        JobRunner runner = new JobRunner(Map.of("step", new WorkUnit<>("step", Step.class, job -> {
+            ran.add(job.id());
+            if (job.id() == 1) {
+                gate.await(); // the first job holds the only slot until the test opens the gate
+            }
+        })), Clock.systemUTC(), Duration.ZERO, RetryPolicy.DEFAULT, Hooks.NONE, ArgsCodec.DEFAULT);
+        Completer unstarted = new Completer(null, List.of(), new Completer.Config(100, Duration.ofMillis(5),
+                Duration.ofSeconds(1), "c"), Clock.systemUTC(), RetryPolicy.DEFAULT, RuntimeListeners.NONE);
+        return new JobLauncher("q", false, new QueueExecutor.VirtualThreads(), slots, runner, unstarted,
+                Clock.systemUTC(), ids -> {
+                    askedForCancels.add(ids);
+                    return cancelsRequested;
+                });
+    }
+
+    private static JobRow row(long id) {
+        Instant now = Instant.now();
+        return new JobRow(id, "step", "{\"n\":" + id + "}", JobState.RUNNING, "q", 1, 1, 25, Optional.of(now),
+                List.of("c"), now, now, Optional.empty(), List.of(), "{}", List.of());
+    }
+
+    private RunningJob inFlight(JobLauncher launcher, long id) {
+        return launcher.running().stream().filter(j -> j.row.id() == id).findFirst().orElseThrow();
+    }
+
+    private void awaitRan(long id) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!ran.contains(id) && System.nanoTime() < until) {
+            Thread.sleep(1);
+        }
+        assertThat(ran).contains(id);
+    }
+
+    private void awaitNothingHeld() throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (slots.held() > 0 && System.nanoTime() < until) {
+            Thread.sleep(1);
+        }
+        assertThat(slots.held()).as("jobs still held").isZero();
+    }
+
+    @Test
+    void aJobCancelledWhileItWaitsAheadDoesNotRunAndTheNextOneDoes() throws Exception {
+        JobLauncher launcher = launcher();
+        for (long id = 1; id <= 3; id++) {
+            launcher.launch(row(id));
+        }
+        assertThat(slots.held()).isEqualTo(3);
+        inFlight(launcher, 2).cancel(RunningJob.Cause.CANCEL, "cancelled by an operator");
+        gate.countDown();
+        awaitNothingHeld();
+        assertThat(ran).containsExactly(1L, 3L);
+        assertThat(slots.active()).isZero();
+    }
+
+    @Test
+    void aStopWhileJobsWaitAheadStartsNoneOfThem() throws Exception {
+        JobLauncher launcher = launcher();
+        for (long id = 1; id <= 4; id++) {
+            launcher.launch(row(id));
+        }
+        awaitRan(1L);
+        launcher.cancelAll("client stopping");
+        // The running job is interrupted out of its wait; the slot then passes over the three behind it.
+        awaitNothingHeld();
+        assertThat(ran).containsExactly(1L);
+        assertThat(launcher.running()).isEmpty();
+    }
+
+    @Test
+    void jobsThatWaitedAheadTooLongGoBackAndOneWhoseCancelWasAskedEndsCancelled() throws Exception {
+        JobLauncher launcher = launcher();
+        for (long id = 1; id <= 3; id++) {
+            launcher.launch(row(id));
+        }
+        slots.aheadLimit(10);
+        RunningJob second = inFlight(launcher, 2);
+        RunningJob third = inFlight(launcher, 3);
+        cancelsRequested = new long[] {3};
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(AheadJobs.WAIT_MAX) + 10); // they wait past the limit
+        launcher.giveBackStale();
+
+        assertThat(askedForCancels).hasSize(1);
+        assertThat(askedForCancels.getFirst()).containsExactly(2, 3);
+        assertThat(slots.held()).as("only the running job is still held").isEqualTo(1);
+        assertThat(slots.aheadLimit()).as("nothing more is claimed ahead for now").isZero();
+        assertThat(second.cause()).as("goes back as it was").isNull();
+        assertThat(third.cause()).isEqualTo(RunningJob.Cause.CANCEL);
+        assertThat(launcher.running()).extracting(j -> j.row.id()).containsExactly(1L);
+
+        gate.countDown();
+        awaitNothingHeld();
+        assertThat(ran).as("the jobs given back do not run here").containsExactly(1L);
+    }
+}
