@@ -1,6 +1,6 @@
 /**
  * Runnel's workload harnesses: bench, the bare loop, the multi-process drain, the table-health
- * churn, and the seeds' scenarios (embedded latency, SQLite contention, the jobs table, latency).
+ * churn, and the scenarios (embedded latency, SQLite contention, the jobs table, insert-to-start latency).
  */
 module dev.runnel.bench {
     requires transitive dev.runnel.core;

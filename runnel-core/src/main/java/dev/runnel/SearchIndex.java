@@ -8,7 +8,7 @@ package dev.runnel;
  * million jobs, a kind held by 1 in 10,000 jobs took about 1.1 s and an args value held by 1 in
  * 100,000 about 3 s; a search ({@link Jobs#search}) stops after about 50 ms with the matches it
  * found and the way on. With the indexes, 4 and 1 ms, whole. Measured with both together, the
- * Postgres drain spent about a quarter more CPU per job (docs/benchmarks.md, session 5). Postgres
+ * Postgres drain spent about a quarter more CPU per job (docs/benchmarks.md, "What options cost"). Postgres
  * only.
  */
 public enum SearchIndex {

@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
- * Seed 002's scenario in Java: a request that makes ten 1 ms waits (ten quick calls to a cache),
+ * The embedded-latency scenario: a request that makes ten 1 ms waits (ten quick calls to a cache),
  * served while CPU-bound jobs run in the same JVM. Three cases: (a) no jobs; (b) jobs on virtual
  * threads at normal priority, four per core running at once; (c) the same jobs on a pool of
  * platform threads at a lowered nice, as embedded mode runs them. Each case sends the same number

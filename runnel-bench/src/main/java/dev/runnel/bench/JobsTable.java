@@ -16,8 +16,8 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Seed 004's table ({@code runnel scenario jobs-table}): no-op, HTTP, Postgres, file and CPU-bound
- * jobs and an idle client, each at the seed's concurrencies, in both delivery modes, with time, RSS,
+ * The jobs-table workloads ({@code runnel scenario jobs-table}): no-op, HTTP, Postgres, file and CPU-bound
+ * jobs and an idle client, each at the reference run's concurrencies, in both delivery modes, with time, RSS,
  * %CPU and an exactly-once audit per row.
  *
  * <p>Every row runs in this one JVM, one after another, each on a job store of its own (a fresh
@@ -50,7 +50,7 @@ public final class JobsTable {
      */
     public static final long DEFAULT_WARMUP_JOBS = 20_000;
 
-    /** The seed's rows: its workloads, job counts and concurrencies. */
+    /** Every row: the reference run's workloads, job counts and concurrencies. */
     public static List<Plan> seedPlans() {
         List<Plan> plans = new ArrayList<>();
         for (int c : new int[] {10, 50}) {
@@ -195,7 +195,7 @@ public final class JobsTable {
             met = Optional.of(cpuPercent <= TableWorkload.IDLE_CPU_TARGET);
         } else if ((w == TableWorkload.NOOP || w == TableWorkload.FILE) && seed.isPresent()) {
             double most = seed.get() / TableWorkload.SPEEDUP_TARGET;
-            target = Optional.of(String.format(Locale.ROOT, "<= %.2f s (seed / 10)", most));
+            target = Optional.of(String.format(Locale.ROOT, "<= %.2f s (reference / 10)", most));
             met = Optional.of(seconds <= most);
         }
         return new TableRow(w, plan.concurrency(), mode, plan.jobs(), seconds, insertSeconds, startRss, finishRss,

@@ -14,11 +14,11 @@ import java.util.concurrent.Executors;
 
 /**
  * The local HTTP server of the jobs table's HTTP rows: {@code GET /hello} sleeps 200 ms and answers.
- * It runs in a JVM of its own, as the seed's server did, so that the CPU and memory measured are
+ * It runs in a JVM of its own, as the reference run's server did, so that the CPU and memory measured are
  * the job client's alone. It prints {@code port N} once listening and stops when its stdin closes.
  */
 public final class SleepServer implements AutoCloseable {
-    /** How long each request takes: the seed's 200 ms. */
+    /** How long each request takes: the reference run's 200 ms. */
     public static final Duration SLEEP = Duration.ofMillis(200);
     private static final byte[] BODY = "Hello World!".getBytes(StandardCharsets.UTF_8);
 

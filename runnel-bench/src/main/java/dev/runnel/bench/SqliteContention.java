@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * The seed's SQLite lock-wait scenario (seed 003): several processes times threads doing short
+ * The SQLite lock-wait scenario ({@code runnel scenario sqlite-contention}): several processes times threads doing short
  * write transactions on one SQLite file while this process runs slow write transactions that hold
  * the write lock about a second each; once with SQLite's native busy handler and once with
  * Runnel's fair wait, each on a fresh file. Reports the fast writes' latency percentiles, the
@@ -150,7 +150,7 @@ public final class SqliteContention {
      */
     private List<Long> runSlow(Connection slow, SqlFile sql, long end) throws SQLException, InterruptedException {
         List<Long> millis = new ArrayList<>();
-        Thread.sleep(Math.min(200, options.slowGap().toMillis())); // the seed's children got 200 ms head start
+        Thread.sleep(Math.min(200, options.slowGap().toMillis())); // the writers get a 200 ms head start
         try (Statement st = slow.createStatement(); PreparedStatement write = slow.prepareStatement(sql.get("SlowWrite"))) {
             while (System.nanoTime() - end < 0) {
                 while (true) {

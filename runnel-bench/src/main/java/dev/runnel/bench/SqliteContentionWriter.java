@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Talks over stdin/stdout: prints {@code ready} once its driver is open and warmed; on
  * {@code go} runs for the given time, then prints {@code result} and one JSON object: per thread
- * (a "connection" in the seed's tables) its writes' latencies in microseconds and its errors, and
+ * (a "connection" in the scenario's report) its writes' latencies in microseconds and its errors, and
  * the first error's message.
  *
  * <p>Arguments: database file, busy wait ({@code FAIR} or {@code NATIVE}), busy timeout in ms,

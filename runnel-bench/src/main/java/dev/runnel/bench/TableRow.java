@@ -38,7 +38,7 @@ public record TableRow(TableWorkload workload, int concurrency, Runnel.Delivery 
         if (error.isPresent()) {
             return head + "  NOT RUN: " + error.get();
         }
-        String seed = seedFigure.map(s -> String.format(Locale.ROOT, " (seed %s)",
+        String seed = seedFigure.map(s -> String.format(Locale.ROOT, " (reference %s)",
                 workload == TableWorkload.IDLE ? s + "%" : s + " s")).orElse("");
         return head + String.format(Locale.ROOT, "  %8.3f s  rss %,d -> %,d kB  cpu %5.1f%%  completed %d dup %d missing %d%s%s",
                 seconds, startRssKb, finishRssKb, cpuPercent, completed, duplicates, missing, seed,

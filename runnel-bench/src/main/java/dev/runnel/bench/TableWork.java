@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 final class TableWork implements AutoCloseable {
     private static final SqlFile SQL = SqlFile.parse("scenario.sql", TableWork.class.getResourceAsStream("scenario.sql"),
             Set.of("PgSleep"));
-    /** fib(25), the seed's CPU-bound job. */
+    /** fib(25), the reference run's CPU-bound job. */
     static final int FIB_N = 25;
 
     private final BenchJobs.Body body;
@@ -43,7 +43,7 @@ final class TableWork implements AutoCloseable {
     /**
      * Sets up {@code workload} for {@code concurrency} jobs at once: an HTTP client of the server,
      * a pool of {@code concurrency} Postgres connections (opened here, outside the timing, as the
-     * seed's pool was), or the file to append to in {@code dir}.
+     * reference run's pool was), or the file to append to in {@code dir}.
      */
     static TableWork open(TableWorkload workload, int concurrency, Path dir, SleepServerHolder http, String postgresUrl)
             throws IOException {

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The workloads of seed 004's table, each with the seed's own figures (Jiggler 0.1.0, Ruby 3.2, on
+ * The jobs-table workloads, each with a reference run's figures (Jiggler 0.1.0, Ruby 3.2, on
  * an i7-6700HQ) for comparison: seconds per run, or for idle the %CPU.
  */
 public enum TableWorkload {
@@ -24,12 +24,12 @@ public enum TableWorkload {
     public static final double IDLE_CPU_TARGET = 0.5;
     /** How close an IO-bound row must come to its physical limit: within 10%. */
     public static final double LIMIT_SLACK = 1.10;
-    /** How much faster than the seed the no-op and file rows must be. */
+    /** How much faster than the reference run the no-op and file rows must be. */
     public static final double SPEEDUP_TARGET = 10;
 
     private final String label;
     private final Duration jobTime;
-    /** By concurrency: the seed's figure at least once, then at most once. */
+    /** By concurrency: the reference run's figure at least once, then at most once. */
     private final Map<Integer, double[]> seed;
 
     TableWorkload(String label, Duration jobTime, Map<Integer, double[]> seed) {
@@ -42,7 +42,10 @@ public enum TableWorkload {
         return label;
     }
 
-    /** The seed's figure for this workload at {@code concurrency} in {@code mode}: seconds, or %CPU for idle. */
+    /**
+     * The reference run's figure for this workload at {@code concurrency} in {@code mode}: seconds, or
+     * %CPU for idle.
+     */
     public Optional<Double> seedFigure(int concurrency, Runnel.Delivery mode) {
         double[] f = seed.get(concurrency);
         return f == null ? Optional.empty() : Optional.of(f[mode == Runnel.Delivery.AT_LEAST_ONCE ? 0 : 1]);

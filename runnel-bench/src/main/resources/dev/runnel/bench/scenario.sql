@@ -1,5 +1,5 @@
 -- The jobs table's Postgres rows: each job holds a pooled connection for a 100 ms server-side sleep,
--- as the seed's jobs did.
+-- as the reference run's jobs did.
 
 -- name: PgSleep
 SELECT pg_sleep(0.1);

@@ -91,7 +91,7 @@ class JobsTableTest {
     }
 
     @Test
-    void theSeedPlanHasTheSeedsRows() {
+    void theDefaultPlanHasEveryWorkloadsRows() {
         List<JobsTable.Plan> plans = JobsTable.seedPlans();
         assertThat(plans).hasSize(15);
         assertThat(plans).contains(new JobsTable.Plan(TableWorkload.NOOP, 50, 100_000),

@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code runnel scenario embedded-latency}: seed 002, request tail latency with CPU-bound jobs in the
+ * {@code runnel scenario embedded-latency}: request tail latency with CPU-bound jobs in the
  * same JVM, on virtual threads and on the low-priority platform pool of embedded mode.
  */
 @Command(name = "embedded-latency", mixinStandardHelpOptions = true,

@@ -15,12 +15,12 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code runnel scenario jobs-table}: seed 004's table of workloads, each row in both delivery
+ * {@code runnel scenario jobs-table}: the jobs-table workloads, each row in both delivery
  * modes, with time, RSS, %CPU and an exactly-once audit.
  */
 @Command(name = "jobs-table", mixinStandardHelpOptions = true,
-        description = "Seed 004's table: no-op, HTTP, Postgres, file, CPU-bound and idle jobs at the seed's "
-                + "concurrencies, at least once and at most once, with time, RSS, %%CPU and an exactly-once audit.")
+        description = "The jobs-table workloads: no-op, HTTP, pg_sleep, file, CPU-bound and idle jobs at 10 to 100"
+                + " at once, at least once and at most once, with time, RSS, %%CPU and an exactly-once audit.")
 final class JobsTableCommand implements Callable<Integer> {
     /** Where the pg_sleep rows sleep unless told. */
     static final String DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/test";
@@ -39,7 +39,7 @@ final class JobsTableCommand implements Callable<Integer> {
     String postgresUrl;
 
     @Option(names = "--idle", paramLabel = "D", converter = DurationConverter.class, defaultValue = "3m",
-            description = "How long each idle row idles (default: ${DEFAULT-VALUE}, the seed's).")
+            description = "How long each idle row idles (default: ${DEFAULT-VALUE}, as the reference run).")
     Duration idle;
 
     @Option(names = "--warmup", paramLabel = "N", defaultValue = "" + JobsTable.DEFAULT_WARMUP_JOBS,
@@ -79,7 +79,7 @@ final class JobsTableCommand implements Callable<Integer> {
         return rows.stream().allMatch(TableRow::exact) ? 0 : Main.EXIT_FAILURE;
     }
 
-    /** The seed's rows, or those of the workloads {@code --only} names. */
+    /** Every row, or those of the workloads {@code --only} names. */
     private List<JobsTable.Plan> plans() {
         if (only == null || only.isEmpty()) {
             return JobsTable.seedPlans();

@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code runnel scenario sqlite-contention}: seed 003's SQLite lock waits, SQLite's native busy
+ * {@code runnel scenario sqlite-contention}: SQLite lock waits, SQLite's native busy
  * handler against Runnel's fair wait, on a throwaway file.
  */
 @Command(name = "sqlite-contention", mixinStandardHelpOptions = true,

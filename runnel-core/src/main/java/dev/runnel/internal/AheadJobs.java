@@ -18,8 +18,8 @@ final class AheadJobs {
      * slot, about this long, while no other client can take it: a job that starts about 1 ms after
      * its claim is no loss to anyone. Jobs of a millisecond or more are not claimed ahead (not one
      * fits in a slot's millisecond). What short jobs gain is the claim's round trip: at 10 slots
-     * each claim took at most 10 no-op jobs, and the claims, not the jobs, set the pace (seed 004's
-     * no-op rows, docs/benchmarks.md).
+     * each claim took at most 10 no-op jobs, and the claims, not the jobs, set the pace (the jobs-table
+     * scenario's no-op rows, docs/benchmarks.md).
      */
     static final long WORK = TimeUnit.MILLISECONDS.toNanos(1);
     /** The most jobs claimed ahead, however short: one claim's write stays short for the other writers. */

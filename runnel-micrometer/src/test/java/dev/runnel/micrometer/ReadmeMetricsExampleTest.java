@@ -15,9 +15,9 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's metrics example, run; the test fails if the README's code drifts from it. */
+/** The user's guide's metrics example (docs/guide/observability.md), run; the test fails if the page's code drifts from it. */
 class ReadmeMetricsExampleTest {
-    // --- README metrics example start ---
+    // --- guide metrics example start ---
     record Ping(String target) implements JobArgs {
         @Override public String kind() { return "ping"; }
     }
@@ -40,21 +40,21 @@ class ReadmeMetricsExampleTest {
             }
         }
     }
-    // --- README metrics example end ---
+    // --- guide metrics example end ---
 
     @Test
-    void metricsExampleRunsAndMatchesTheReadme(@TempDir Path dir) throws Exception {
+    void metricsExampleRunsAndMatchesTheGuide(@TempDir Path dir) throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         metricsExample(dir.resolve("jobs.db"), registry);
         // Stopping the client flushed and published every outcome.
         Await.until("the completed job counted", () -> registry.find(RunnelMetrics.OUTCOMES)
                 .tags("queue", "default", "kind", "ping", "outcome", "completed").counter() != null);
         assertThat(registry.get(RunnelMetrics.CLAIM_SIZE).summary().totalAmount()).isEqualTo(1);
-        String start = "// --- README metrics example start ---";
+        String start = "// --- guide metrics example start ---";
         String source = Files.readString(Path.of("src/test/java/dev/runnel/micrometer/ReadmeMetricsExampleTest.java"));
         String example = source.substring(source.indexOf(start) + start.length(),
-                source.indexOf("    // --- README metrics example end ---"));
-        assertThat(squash(Files.readString(Path.of("../README.md")))).contains(squash(example));
+                source.indexOf("    // --- guide metrics example end ---"));
+        assertThat(squash(Files.readString(Path.of("../docs/guide/observability.md")))).contains(squash(example));
     }
 
     private static String squash(String s) {

@@ -19,13 +19,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's tracing example, run; the test fails if the README's code drifts from it. */
+/** The user's guide's tracing example (docs/guide/observability.md), run; the test fails if the page's code drifts from it. */
 class ReadmeTracingExampleTest {
     record Ping(String target) implements JobArgs {
         @Override public String kind() { return "ping"; }
     }
 
-    // --- README tracing example start ---
+    // --- guide tracing example start ---
     static void tracingExample(Path file, OpenTelemetry openTelemetry) throws Exception {
         RunnelTracing tracing = RunnelTracing.create(openTelemetry);
         try (Runnel runnel = Runnel.builder()
@@ -43,10 +43,10 @@ class ReadmeTracingExampleTest {
             }
         }
     }
-    // --- README tracing example end ---
+    // --- guide tracing example end ---
 
     @Test
-    void tracingExampleRunsAndMatchesTheReadme(@TempDir Path dir) throws Exception {
+    void tracingExampleRunsAndMatchesTheGuide(@TempDir Path dir) throws Exception {
         InMemorySpanExporter spans = InMemorySpanExporter.create();
         List<SpanData> finished;
         try (OpenTelemetrySdk sdk = OpenTelemetrySdk.builder().setTracerProvider(SdkTracerProvider.builder()
@@ -57,11 +57,11 @@ class ReadmeTracingExampleTest {
         SpanData insert = finished.stream().filter(s -> s.getName().equals("insert default")).findFirst().orElseThrow();
         assertThat(finished).filteredOn(s -> s.getKind() == SpanKind.CONSUMER).singleElement()
                 .satisfies(work -> assertThat(work.getParentSpanId()).isEqualTo(insert.getSpanId()));
-        String start = "// --- README tracing example start ---";
+        String start = "// --- guide tracing example start ---";
         String source = Files.readString(Path.of("src/test/java/dev/runnel/otel/ReadmeTracingExampleTest.java"));
         String example = source.substring(source.indexOf(start) + start.length(),
-                source.indexOf("    // --- README tracing example end ---"));
-        assertThat(squash(Files.readString(Path.of("../README.md")))).contains(squash(example));
+                source.indexOf("    // --- guide tracing example end ---"));
+        assertThat(squash(Files.readString(Path.of("../docs/guide/observability.md")))).contains(squash(example));
     }
 
     private static String squash(String s) {

@@ -23,11 +23,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's hooks example, compiled and run (its first example is examples/plain-java's Shop.java); the test fails if the README's code drifts from them. */
+/** The user's guide's hooks example (docs/guide/hooks.md), compiled and run; the test fails if the page's code drifts from it. */
 class ReadmeExampleTest {
     static final List<String> OUTPUT = new CopyOnWriteArrayList<>();
 
-    // --- README hooks example start ---
+    // --- guide hooks example start ---
     static final ScopedValue<String> TENANT = ScopedValue.newInstance();
     static final List<String> LOG = new CopyOnWriteArrayList<>();
 
@@ -88,11 +88,11 @@ class ReadmeExampleTest {
             OUTPUT.add(runnel.jobGet(march).orElseThrow().output().orElseThrow());
         }
     }
-    // --- README hooks example end ---
+    // --- guide hooks example end ---
 
     @Test
     @Timeout(60)
-    void hooksExampleRunsAndMatchesTheReadme(@TempDir Path dir) throws Exception {
+    void hooksExampleRunsAndMatchesTheGuide(@TempDir Path dir) throws Exception {
         hooksExample(dir.resolve("jobs.db"));
         assertThat(OUTPUT).singleElement().satisfies(output -> assertThat(output)
                 .contains("\"tenant\":\"acme\"").contains("\"url\":\"s3://exports/march\""));
@@ -106,15 +106,15 @@ class ReadmeExampleTest {
                     .contains("discarded by the error handler: bad input");
         }
         assertThat(LOG).containsExactlyInAnyOrder("export for acme done", "export for acme failed: no report named");
-        assertInReadme("// --- README hooks example start ---", "    // --- README hooks example end ---");
+        assertInGuide("// --- guide hooks example start ---", "    // --- guide hooks example end ---");
     }
 
-    /** Fails unless the README holds this file's code between the two markers, whitespace aside. */
-    private static void assertInReadme(String start, String end) throws Exception {
+    /** Fails unless the guide's page holds this file's code between the two markers, whitespace aside. */
+    private static void assertInGuide(String start, String end) throws Exception {
         String source = Files.readString(Path.of("src/test/java/dev/runnel/sqlite/ReadmeExampleTest.java"));
         String example = source.substring(source.indexOf(start) + start.length(), source.indexOf(end));
-        String readme = Files.readString(Path.of("../README.md"));
-        assertThat(squash(readme)).contains(squash(example));
+        String guide = Files.readString(Path.of("../docs/guide/hooks.md"));
+        assertThat(squash(guide)).contains(squash(example));
     }
 
     private static String squash(String s) {

@@ -16,11 +16,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's JSON example, run; the test fails if the README's code drifts from it. */
+/** The user's guide's JSON example (docs/guide/concepts.md), run; the test fails if the page's code drifts from it. */
 class ReadmeJsonExampleTest {
     static final List<String> STORED = new CopyOnWriteArrayList<>();
 
-    // --- README json example start ---
+    // --- guide json example start ---
     record Invoice(long invoiceId, Instant dueAt, Duration grace) implements JobArgs {
         @Override public String kind() { return "invoice"; }
     }
@@ -38,17 +38,17 @@ class ReadmeJsonExampleTest {
             // {"invoice_id":7,"due_at":"2030-01-31T00:00:00Z","grace":"PT72H"}
         }
     }
-    // --- README json example end ---
+    // --- guide json example end ---
 
     @Test
-    void jsonExampleRunsAndMatchesTheReadme(@TempDir Path dir) throws Exception {
+    void jsonExampleRunsAndMatchesTheGuide(@TempDir Path dir) throws Exception {
         jsonExample(dir.resolve("jobs.db"));
         assertThat(STORED).containsExactly("{\"invoice_id\":7,\"due_at\":\"2030-01-31T00:00:00Z\",\"grace\":\"PT72H\"}");
-        String start = "// --- README json example start ---";
+        String start = "// --- guide json example start ---";
         String source = Files.readString(Path.of("src/test/java/dev/runnel/sqlite/ReadmeJsonExampleTest.java"));
         String example = source.substring(source.indexOf(start) + start.length(),
-                source.indexOf("    // --- README json example end ---"));
-        assertThat(squash(Files.readString(Path.of("../README.md")))).contains(squash(example));
+                source.indexOf("    // --- guide json example end ---"));
+        assertThat(squash(Files.readString(Path.of("../docs/guide/concepts.md")))).contains(squash(example));
     }
 
     private static String squash(String s) {

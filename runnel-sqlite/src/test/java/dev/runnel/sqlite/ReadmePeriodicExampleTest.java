@@ -16,12 +16,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's periodic-jobs example, compiled and run; the test fails if the README's code drifts from it. */
+/** The user's guide's periodic-jobs example (docs/guide/periodic-and-unique.md), run; the test fails if the page's code drifts from it. */
 class ReadmePeriodicExampleTest {
     static final List<String> REPORTS = new CopyOnWriteArrayList<>();
     static final List<String> NEXT = new CopyOnWriteArrayList<>();
 
-    // --- README periodic example start ---
+    // --- guide periodic example start ---
     record NightlyReport(String format) implements JobArgs {
         @Override public String kind() { return "nightly_report"; }
     }
@@ -47,10 +47,10 @@ class ReadmePeriodicExampleTest {
             Thread.sleep(1_000);
         }
     }
-    // --- README periodic example end ---
+    // --- guide periodic example end ---
 
     @Test
-    void exampleRunsAndMatchesTheReadme(@TempDir Path dir) throws Exception {
+    void exampleRunsAndMatchesTheGuide(@TempDir Path dir) throws Exception {
         periodicExample(dir.resolve("jobs.db"));
         assertThat(REPORTS).containsExactly("pdf"); // the run on start
         assertThat(NEXT).hasSize(2).anyMatch(n -> n.startsWith("nightly-report 20"));
@@ -58,11 +58,11 @@ class ReadmePeriodicExampleTest {
             assertThat(driver.periodicList()).extracting(PeriodicRow::paused).containsExactly(false, true);
         }
         String source = Files.readString(Path.of("src/test/java/dev/runnel/sqlite/ReadmePeriodicExampleTest.java"));
-        String start = "// --- README periodic example start ---";
+        String start = "// --- guide periodic example start ---";
         String example = source.substring(source.indexOf(start) + start.length(),
-                source.indexOf("    // --- README periodic example end ---"));
-        String readme = Files.readString(Path.of("../README.md"));
-        assertThat(squash(readme)).contains(squash(example));
+                source.indexOf("    // --- guide periodic example end ---"));
+        String guide = Files.readString(Path.of("../docs/guide/periodic-and-unique.md"));
+        assertThat(squash(guide)).contains(squash(example));
     }
 
     private static String squash(String s) {

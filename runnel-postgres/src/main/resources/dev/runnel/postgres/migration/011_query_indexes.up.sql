@@ -2,7 +2,7 @@
 -- mostly completed, at the least cost to the claim and the completion: every index here gets an
 -- entry for each new row version that matches its predicate, and no update of a job is HOT (its
 -- state is in the fetch index's predicate), so a full index would cost every job three entries
--- (inserted, claimed, completed). Measured in docs/benchmarks.md (session 4).
+-- (inserted, claimed, completed). Measured in docs/benchmarks.md ("What options cost").
 
 -- Running jobs, by id: the one entry here that the happy path writes, at the claim. Its key is
 -- the id alone, and claims take jobs in about id order, so each entry goes to the index's last
