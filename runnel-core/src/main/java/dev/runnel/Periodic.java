@@ -54,7 +54,7 @@ public final class Periodic {
         if (job == null) {
             throw new IllegalArgumentException("job must not be null");
         }
-        return driver.periodicUpsert(PeriodicDefinitions.upsert(job.encodedWith(codec), false, clock.instant()));
+        return driver.periodicUpsert(PeriodicDefinitions.upsert(RunnelBuilder.encoded(job, codec), false, clock.instant()));
     }
 
     /** Removes periodic job {@code name}; throws {@link NotFoundException} when there is none. */
