@@ -9,8 +9,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.runnel.driver.Driver;
 import dev.runnel.internal.ArgsCodec;
 import dev.runnel.internal.ClientConfig;
+import dev.runnel.internal.ClientCore;
 import dev.runnel.internal.Hooks;
 import dev.runnel.internal.Kinds;
+import dev.runnel.internal.Migrations;
 import dev.runnel.internal.Settings;
 import dev.runnel.internal.WorkUnit;
 import dev.runnel.json.RunnelJson;
@@ -550,9 +552,9 @@ public final class RunnelBuilder {
                 completerBatchSize, completerFlushInterval, heartbeatInterval, heartbeatTimeout, leaderLease,
                 rescueThreshold, cleanerInterval, retention, autoMigrate, stopOnShutdown);
         if (autoMigrate) {
-            new Migrator(driver).up();
+            new Migrations(driver).up();
         }
-        return new Runnel(config, driver);
+        return new Runnel(config, new ClientCore(config, driver));
     }
 
     /** {@code job} with its args as {@code codec} writes them (the default wrote them already). */
