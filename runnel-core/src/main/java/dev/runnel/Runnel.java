@@ -1,6 +1,5 @@
 package dev.runnel;
 
-import dev.runnel.driver.Driver;
 import dev.runnel.internal.ClientConfig;
 import dev.runnel.internal.ClientCore;
 import dev.runnel.internal.Inserter;
@@ -23,8 +22,11 @@ import java.util.Optional;
  * }
  * }</pre>
  *
- * <p>The client owns its driver and closes it on {@link #close()}. Inserting needs no
- * {@link #start()}: a client without queues is an insert-only client.
+ * <p>The client owns its driver and closes it on {@link #close()}, and hands it to no one: what
+ * it does with it is here and in the services it hands out ({@link #jobs()}, {@link #queues()},
+ * {@link #periodic()}, {@link #audit()}); code that works on the driver itself, such as a test
+ * of a driver, keeps the one it gave the builder. Inserting needs no {@link #start()}: a client
+ * without queues is an insert-only client.
  */
 public final class Runnel implements AutoCloseable {
     private final ClientConfig config;
@@ -62,11 +64,6 @@ public final class Runnel implements AutoCloseable {
     /** This client's id, recorded in {@code attempted_by} of each job it works. */
     public String id() {
         return config.clientId();
-    }
-
-    /** The driver this client stores jobs with. */
-    public Driver driver() {
-        return core.driver();
     }
 
     /**

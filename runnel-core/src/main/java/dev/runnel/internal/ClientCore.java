@@ -33,10 +33,6 @@ public final class ClientCore {
         return inserter;
     }
 
-    public Driver driver() {
-        return driver;
-    }
-
     /** The driver's name, such as {@code sqlite} or {@code postgres}. */
     public String driverName() {
         return driver.name();
