@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * The cluster's audit log: the changes operators made, newest first. The dashboard
  * ({@code runnel-web}) records each change made through its pages and API here; an application's
- * own admin tools may record theirs alike. Entries are kept until deleted from the database.
- * Handed out by {@link Runnel#audit()}.
+ * own admin tools may record theirs alike. Entries are kept, in the table {@code runnel_audit},
+ * until deleted there. Handed out by {@link Runnel#audit()}.
  */
 public final class Audit {
     /** The most entries {@link #list} returns at once: {@value}. */
