@@ -3,7 +3,8 @@ package dev.runnel;
 import java.time.Instant;
 
 /**
- * One change an operator made through the dashboard or its API, as the audit log keeps it.
+ * One change an operator made, through the dashboard or its API or an application's own tools,
+ * as the audit log ({@link Audit}) keeps it.
  *
  * @param id ascends with time
  * @param actor who made it: the user's name

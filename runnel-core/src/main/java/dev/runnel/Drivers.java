@@ -1,8 +1,7 @@
 package dev.runnel;
 
 import dev.runnel.driver.Driver;
-import dev.runnel.driver.DriverProvider;
-import java.util.ServiceLoader;
+import dev.runnel.internal.DriverLoader;
 
 /**
  * Opens a driver from a database URL ({@code sqlite://path/to/file.db}, {@code sqlite://:memory:},
@@ -16,21 +15,7 @@ public final class Drivers {
      * malformed or no driver on the path handles its scheme.
      */
     public static Driver open(String url) {
-        if (url == null || url.isBlank()) {
-            throw new IllegalArgumentException("database URL must not be blank");
-        }
-        int colon = url.indexOf("://");
-        if (colon <= 0) {
-            throw new IllegalArgumentException("database URL must look like scheme://..., was '" + redact(url) + "'");
-        }
-        String scheme = url.substring(0, colon);
-        for (DriverProvider provider : ServiceLoader.load(DriverProvider.class, Drivers.class.getClassLoader())) {
-            if (provider.accepts(scheme)) {
-                return provider.open(url);
-            }
-        }
-        throw new IllegalArgumentException("no Runnel driver for database URL scheme '" + scheme
-                + "' (known: sqlite, postgres, postgresql)");
+        return DriverLoader.open(url);
     }
 
     /** {@code url} with any password replaced by {@code ***}, for messages and logs. */

@@ -3,7 +3,7 @@ package dev.runnel;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectReader;
-import dev.runnel.driver.JobJson;
+import dev.runnel.json.RunnelJson;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Collections;
@@ -34,7 +34,7 @@ public final class Job<T extends JobArgs> {
     /** The MDC key of the attempt being worked, 1 on the first: {@value}. */
     public static final String MDC_ATTEMPT = "runnel.job.attempt";
 
-    private static final ObjectReader METADATA = JobJson.READER.forType(new TypeReference<LinkedHashMap<String, Object>>() {});
+    private static final ObjectReader METADATA = RunnelJson.READER.forType(new TypeReference<LinkedHashMap<String, Object>>() {});
 
     private final JobRow row;
     private final T args;
@@ -156,7 +156,7 @@ public final class Job<T extends JobArgs> {
         }
         String json;
         try {
-            json = JobJson.WRITER.writeValueAsString(value);
+            json = RunnelJson.WRITER.writeValueAsString(value);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("the output of job " + row.id() + " cannot be encoded as JSON: "
                     + e.getOriginalMessage(), e);

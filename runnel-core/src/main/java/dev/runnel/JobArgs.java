@@ -1,7 +1,5 @@
 package dev.runnel;
 
-import dev.runnel.internal.Kinds;
-
 /**
  * The arguments of a job: a Java type (a record is the natural form) with a stable kind name.
  * Args are stored as JSON with Jackson; decoding ignores unknown fields, so a deployment may add
@@ -25,7 +23,7 @@ public interface JobArgs {
      * @throws IllegalStateException if the type neither overrides this nor carries {@link Kind}
      */
     default String kind() {
-        return Kinds.annotated(getClass()).orElseThrow(() -> new IllegalStateException(getClass().getName()
+        return KindNames.annotated(getClass()).orElseThrow(() -> new IllegalStateException(getClass().getName()
                 + " names no kind: annotate it with @Kind(\"...\") or override kind()"));
     }
 

@@ -3,7 +3,7 @@ package dev.runnel;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.runnel.driver.JobJson;
+import dev.runnel.json.RunnelJson;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.EnumSet;
@@ -191,7 +191,7 @@ public record JobQuery(
     /** {@link #args(String)} with the object given as a map, its values strings, numbers, booleans or null. */
     public JobQuery args(Map<String, ?> args) {
         try {
-            return args(JobJson.WRITER.writeValueAsString(nonNull("args", args)));
+            return args(RunnelJson.WRITER.writeValueAsString(nonNull("args", args)));
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("args cannot be written as JSON: " + e.getOriginalMessage(), e);
         }
@@ -303,7 +303,7 @@ public record JobQuery(
     private static String normalArgs(String json) {
         JsonNode node;
         try {
-            node = JobJson.READER.readTree(json);
+            node = RunnelJson.READER.readTree(json);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("args must be a JSON object, was not JSON: " + e.getOriginalMessage(), e);
         }

@@ -2,7 +2,7 @@ package dev.runnel;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.runnel.driver.JobJson;
+import dev.runnel.json.RunnelJson;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -40,7 +40,7 @@ public record JobRow(
      * compact JSON, if it recorded one: the {@code output} key of its metadata.
      */
     public Optional<String> output() {
-        return metadataValue(JobJson.OUTPUT_KEY).map(JsonNode::toString);
+        return metadataValue(RunnelJson.OUTPUT_KEY).map(JsonNode::toString);
     }
 
     /**
@@ -48,7 +48,7 @@ public record JobRow(
      * worker that snoozes while waiting on something can bound its waiting with this count.
      */
     public int snoozes() {
-        return metadataValue(JobJson.SNOOZES_KEY).map(JsonNode::asInt).orElse(0);
+        return metadataValue(RunnelJson.SNOOZES_KEY).map(JsonNode::asInt).orElse(0);
     }
 
     private Optional<JsonNode> metadataValue(String key) {
@@ -56,7 +56,7 @@ public record JobRow(
             return Optional.empty();
         }
         try {
-            return Optional.ofNullable(JobJson.READER.readTree(metadata).get(key));
+            return Optional.ofNullable(RunnelJson.READER.readTree(metadata).get(key));
         } catch (JsonProcessingException e) {
             throw new RunnelException("the metadata of job " + id + " is not JSON: " + e.getOriginalMessage(), e);
         }

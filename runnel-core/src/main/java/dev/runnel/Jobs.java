@@ -1,14 +1,8 @@
 package dev.runnel;
 
-import dev.runnel.driver.Driver;
-import dev.runnel.driver.JobCancelParams;
-import dev.runnel.driver.JobCountParams;
-import dev.runnel.internal.CancelWatcher;
-import dev.runnel.internal.JobSearch;
-import java.time.Clock;
+import dev.runnel.internal.JobAdmin;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 
@@ -27,21 +21,15 @@ public final class Jobs {
     /** How long {@link #search(JobQuery)} reads ids without an index before it returns what it found: 50 ms. */
     public static final Duration SEARCH_BUDGET = Duration.ofMillis(50);
 
-    private final Driver driver;
-    private final Clock clock;
-    private final Runnable checkCancels;
-    private final JobSearch search;
+    private final JobAdmin admin;
 
-    Jobs(Driver driver, Clock clock, Runnable checkCancels) {
-        this.driver = driver;
-        this.clock = clock;
-        this.checkCancels = checkCancels;
-        this.search = new JobSearch(driver);
+    Jobs(JobAdmin admin) {
+        this.admin = admin;
     }
 
     /** The job with this id, if it exists. */
     public Optional<JobRow> get(long id) {
-        return driver.jobGet(id);
+        return admin.get(id);
     }
 
     /**
@@ -53,20 +41,7 @@ public final class Jobs {
      * @throws TimeoutException if the job is not final within {@code timeout}
      */
     public Optional<JobRow> awaitFinal(long id, Duration timeout) throws InterruptedException, TimeoutException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        long pauseMillis = 2;
-        while (true) {
-            Optional<JobRow> job = driver.jobGet(id);
-            if (job.isEmpty() || job.get().state().isFinal()) {
-                return job;
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                throw new TimeoutException("job " + id + " is still " + job.get().state().name().toLowerCase(Locale.ROOT)
-                        + " after " + timeout);
-            }
-            Thread.sleep(pauseMillis);
-            pauseMillis = Math.min(100, pauseMillis * 2);
-        }
+        return admin.awaitFinal(id, timeout);
     }
 
     /**
@@ -77,7 +52,7 @@ public final class Jobs {
      * match use this; people searching use {@link #search(JobQuery)}.
      */
     public List<JobRow> list(JobQuery query) {
-        return driver.jobList(query);
+        return admin.list(query);
     }
 
     /**
@@ -93,7 +68,7 @@ public final class Jobs {
 
     /** {@link #search(JobQuery)} with its own time budget (zero: one window of ids, then return). */
     public JobPage search(JobQuery query, Duration budget) {
-        return search.search(query, budget);
+        return admin.search(query, budget);
     }
 
     /**
@@ -105,7 +80,7 @@ public final class Jobs {
      * {@link Runnel#jobCounts()} counts every job exactly, reading the whole table.
      */
     public List<JobCount> counts() {
-        return driver.jobCountByQueueAndState(JobCountParams.FAST);
+        return admin.counts();
     }
 
     /**
@@ -114,8 +89,7 @@ public final class Jobs {
      * job; a job already final is returned as it is.
      */
     public JobRow cancel(long id) {
-        cancelMany(new long[] {id});
-        return require(id);
+        return admin.cancel(id);
     }
 
     /**
@@ -124,32 +98,12 @@ public final class Jobs {
      * (cancel it first), and a unique job whose key another job has taken since it finished.
      */
     public JobRow retry(long id) {
-        require(id);
-        if (driver.jobRetryMany(new long[] {id}, clock.instant()).length == 0) {
-            JobRow job = require(id);
-            if (job.state() == JobState.RUNNING) {
-                throw new RunnelException("job " + id + " is running: a running job cannot be retried; cancel it,"
-                        + " or wait for its outcome");
-            }
-            Optional<Long> holder = driver.jobUniqueHolder(id);
-            if (holder.isPresent()) {
-                throw new RunnelException("job " + id + " is " + job.state().dbName() + " and unique, and job "
-                        + holder.get() + " holds its unique key now: retrying it would make a duplicate; delete or"
-                        + " cancel job " + holder.get() + " first, or insert anew");
-            }
-            // Neither: it changed between the read and the write (it was claimed, say); say what it is now.
-            throw new RunnelException("job " + id + " is " + job.state().dbName() + " and was not retried; try again");
-        }
-        return require(id);
+        return admin.retry(id);
     }
 
     /** Deletes job {@code id}. Refuses a running job ({@link RunnelException}: cancel it first). */
     public void delete(long id) {
-        JobRow job = require(id);
-        if (driver.jobDeleteMany(new long[] {id}).length == 0) {
-            throw new RunnelException("job " + id + " is " + job.state().dbName() + ": a running job cannot be"
-                    + " deleted; cancel it, or wait for its outcome");
-        }
+        admin.delete(id);
     }
 
     /**
@@ -157,7 +111,7 @@ public final class Jobs {
      * of {@link JobQuery#limit()} jobs per statement; returns how many it changed.
      */
     public int cancel(JobQuery query) {
-        return each(query, this::cancelMany);
+        return admin.cancel(query);
     }
 
     /**
@@ -165,47 +119,11 @@ public final class Jobs {
      * by another job; returns how many.
      */
     public int retry(JobQuery query) {
-        return each(query, ids -> driver.jobRetryMany(ids, clock.instant()).length);
+        return admin.retry(query);
     }
 
     /** Deletes every job {@code query} matches that is not running; returns how many. */
     public int delete(JobQuery query) {
-        return each(query, ids -> driver.jobDeleteMany(ids).length);
-    }
-
-    private int cancelMany(long[] ids) {
-        int changed = driver.jobCancelMany(new JobCancelParams(ids, clock.instant(), CancelWatcher.REASON)).length;
-        checkCancels.run();
-        return changed;
-    }
-
-    @FunctionalInterface
-    private interface Batch {
-        int apply(long[] ids);
-    }
-
-    /**
-     * Applies {@code batch} to each page of {@code query}'s matches, from the first: a job changed
-     * so that it no longer matches is behind the cursor by then, so nothing is met twice.
-     */
-    private int each(JobQuery query, Batch batch) {
-        int total = 0;
-        JobQuery page = query.afterId(0);
-        while (true) {
-            List<JobRow> rows = driver.jobList(page);
-            if (rows.isEmpty()) {
-                return total;
-            }
-            total += batch.apply(rows.stream().mapToLong(JobRow::id).toArray());
-            if (rows.size() < page.limit()) {
-                return total;
-            }
-            page = page.nextPage(rows);
-        }
-    }
-
-    private JobRow require(long id) {
-        return driver.jobGet(id).orElseThrow(() -> new NotFoundException("no job " + id
-                + " (never inserted, deleted after its retention, or succeeded in an at-most-once queue)"));
+        return admin.delete(query);
     }
 }

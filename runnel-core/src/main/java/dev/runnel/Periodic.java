@@ -1,10 +1,7 @@
 package dev.runnel;
 
-import dev.runnel.driver.Driver;
-import dev.runnel.driver.PeriodicPauseParams;
 import dev.runnel.internal.ArgsCodec;
-import dev.runnel.internal.PeriodicDefinitions;
-import java.time.Clock;
+import dev.runnel.internal.PeriodicAdmin;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,25 +18,22 @@ import java.util.Optional;
  * clients still declare it): remove it here or with {@code runnel periodic remove}.
  */
 public final class Periodic {
-    private final Driver driver;
-    private final Clock clock;
+    private final PeriodicAdmin admin;
     private final ArgsCodec codec;
 
-    Periodic(Driver driver, Clock clock, ArgsCodec codec) {
-        this.driver = driver;
-        this.clock = clock;
+    Periodic(PeriodicAdmin admin, ArgsCodec codec) {
+        this.admin = admin;
         this.codec = codec;
     }
 
     /** Every periodic job, by name; {@link PeriodicRow#nextRun} tells when each fires next. */
     public List<PeriodicRow> list() {
-        return driver.periodicList();
+        return admin.list();
     }
 
     /** The periodic job named {@code name}, if there is one. */
     public Optional<PeriodicRow> get(String name) {
-        PeriodicJob.validateName(name);
-        return list().stream().filter(p -> p.name().equals(name)).findFirst();
+        return admin.get(name);
     }
 
     /**
@@ -54,14 +48,12 @@ public final class Periodic {
         if (job == null) {
             throw new IllegalArgumentException("job must not be null");
         }
-        return driver.periodicUpsert(PeriodicDefinitions.upsert(job.encodedWith(codec), false, clock.instant()));
+        return admin.upsert(RunnelBuilder.encoded(job, codec));
     }
 
     /** Removes periodic job {@code name}; throws {@link NotFoundException} when there is none. */
     public void remove(String name) {
-        if (!driver.periodicRemove(PeriodicJob.validateName(name), clock.instant())) {
-            throw notFound(name);
-        }
+        admin.remove(name);
     }
 
     /**
@@ -71,21 +63,11 @@ public final class Periodic {
      * interval). Survives restarts. Throws {@link NotFoundException} when there is no such job.
      */
     public void pause(String name) {
-        setPaused(name, true);
+        admin.setPaused(name, true);
     }
 
     /** Resumes periodic job {@code name}: ticks from now on fire. Throws {@link NotFoundException} when there is none. */
     public void resume(String name) {
-        setPaused(name, false);
-    }
-
-    private void setPaused(String name, boolean paused) {
-        if (!driver.periodicSetPaused(new PeriodicPauseParams(PeriodicJob.validateName(name), paused, clock.instant()))) {
-            throw notFound(name);
-        }
-    }
-
-    private static NotFoundException notFound(String name) {
-        return new NotFoundException("no periodic job named " + name);
+        admin.setPaused(name, false);
     }
 }

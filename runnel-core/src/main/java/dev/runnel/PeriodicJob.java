@@ -2,14 +2,14 @@ package dev.runnel;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.runnel.driver.JobJson;
-import dev.runnel.internal.ArgsCodec;
-import dev.runnel.internal.PeriodicDefinitions;
+import dev.runnel.json.PeriodicDigest;
+import dev.runnel.json.RunnelJson;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 /**
  * A periodic job's definition: a name (its identity in the cluster), a {@link Schedule}, and the
@@ -117,23 +117,36 @@ public final class PeriodicJob {
             throw new IllegalArgumentException("args of periodic job " + name + " must not be null");
         }
         String kind = InsertOptions.validateKind(args.kind());
-        return create(name, schedule, kind, encode(ArgsCodec.DEFAULT, name, kind, args), args, args.insertOptions());
+        return create(name, schedule, kind, encode(PeriodicJob::encodeByDefault, name, kind, args), args,
+                args.insertOptions());
     }
 
-    private static String encode(ArgsCodec codec, String name, String kind, JobArgs args) {
+    /** {@code args} as Runnel's default mapper writes them, refused as a client's codec refuses them. */
+    private static String encodeByDefault(JobArgs args, String kind) {
         try {
-            return codec.encodeArgs(args, kind);
+            return RunnelJson.WRITER.writeValueAsString(args);
+        } catch (JsonProcessingException e) {
+            throw RunnelJson.notEncodable("args of kind " + kind, e);
+        }
+    }
+
+    private static String encode(BiFunction<JobArgs, String, String> encoder, String name, String kind, JobArgs args) {
+        try {
+            return encoder.apply(args, kind);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("periodic job " + name + ": " + e.getMessage(), e.getCause());
         }
     }
 
-    /** This definition with its args encoded by {@code codec}, when it was made from an args object. */
-    PeriodicJob encodedWith(ArgsCodec codec) {
-        if (source == null || codec == ArgsCodec.DEFAULT) {
+    /**
+     * This definition with its args encoded by {@code encoder} (a client's, given args and kind),
+     * when it was made from an args object.
+     */
+    PeriodicJob encodedWith(BiFunction<JobArgs, String, String> encoder) {
+        if (source == null) {
             return this;
         }
-        return new PeriodicJob(name, schedule, kind, encode(codec, name, kind, source), source, kindDefaults, options,
+        return new PeriodicJob(name, schedule, kind, encode(encoder, name, kind, source), source, kindDefaults, options,
                 catchUp, runOnStart);
     }
 
@@ -272,7 +285,7 @@ public final class PeriodicJob {
 
     private static String encodeMetadata(String name, InsertOptions options) {
         try {
-            return JobJson.WRITER.writeValueAsString(options.metadata().orElse(java.util.Map.of()));
+            return RunnelJson.WRITER.writeValueAsString(options.metadata().orElse(java.util.Map.of()));
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("metadata of periodic job " + name + " cannot be encoded as JSON: "
                     + e.getOriginalMessage(), e);
@@ -286,7 +299,7 @@ public final class PeriodicJob {
         }
         JsonNode node;
         try {
-            node = JobJson.READER.readTree(json);
+            node = RunnelJson.READER.readTree(json);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(option + " of periodic job " + name + " is not valid JSON: "
                     + e.getOriginalMessage());
@@ -305,7 +318,13 @@ public final class PeriodicJob {
     @Override
     public boolean equals(Object o) {
         return o instanceof PeriodicJob p && p.name.equals(name)
-                && PeriodicDefinitions.hash(p).equals(PeriodicDefinitions.hash(this));
+                && p.digest().equals(digest());
+    }
+
+    /** What the cluster stores to tell this definition from another (every part but the name). */
+    private String digest() {
+        return PeriodicDigest.of(kind, args, queue(), priority(), maxAttempts(), tags(), metadata, schedule.text(),
+                schedule.zone().getId(), catchUp.dbName(), runOnStart);
     }
 
     @Override

@@ -2,7 +2,7 @@ package dev.runnel;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
-import dev.runnel.driver.JobJson;
+import dev.runnel.json.RunnelJson;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +66,7 @@ public record PeriodicRow(
                 .tags(tags);
         Map<String, Object> meta;
         try {
-            meta = JobJson.READER.forType(new TypeReference<Map<String, Object>>() {}).readValue(metadata);
+            meta = RunnelJson.READER.forType(new TypeReference<Map<String, Object>>() {}).readValue(metadata);
         } catch (JsonProcessingException e) {
             throw new RunnelException("stored metadata of periodic job " + name + " is malformed: "
                     + e.getOriginalMessage(), e);

@@ -1,13 +1,10 @@
 package dev.runnel;
 
-import dev.runnel.driver.Driver;
-import dev.runnel.driver.QueuePauseParams;
-import java.time.Clock;
+import dev.runnel.internal.QueueAdmin;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.function.Consumer;
 
 /**
  * The cluster's queues, from any client (one that only inserts, too): listed, paused and resumed.
@@ -18,45 +15,40 @@ import java.util.function.Consumer;
  * {@link Runnel#queues()}.
  */
 public final class Queues {
-    private final Driver driver;
-    private final Clock clock;
-    private final Consumer<String> wake;
+    private final QueueAdmin admin;
 
-    Queues(Driver driver, Clock clock, Consumer<String> wake) {
-        this.driver = driver;
-        this.clock = clock;
-        this.wake = wake;
+    Queues(QueueAdmin admin) {
+        this.admin = admin;
     }
 
     /** Every queue, by name. */
     public List<QueueRow> list() {
-        return driver.queueList();
+        return admin.list();
     }
 
     /** The queue named {@code name}, if it exists. */
     public Optional<QueueRow> get(String name) {
-        InsertOptions.validateQueue(name);
-        return list().stream().filter(q -> q.name().equals(name)).findFirst();
+        return admin.get(name);
     }
 
     /** Pauses queue {@code name}; throws {@link NotFoundException} when there is no such queue. */
     public void pause(String name) {
-        change(Optional.of(InsertOptions.validateQueue(name)), true);
+        admin.setPaused(name, true);
     }
 
     /** Resumes queue {@code name}; throws {@link NotFoundException} when there is no such queue. */
     public void resume(String name) {
-        change(Optional.of(InsertOptions.validateQueue(name)), false);
+        admin.setPaused(name, false);
     }
 
     /** Pauses every queue; returns how many there are. */
     public int pauseAll() {
-        return change(Optional.empty(), true).size();
+        return admin.setAllPaused(true);
     }
 
     /** Resumes every queue; returns how many there are. */
     public int resumeAll() {
-        return change(Optional.empty(), false).size();
+        return admin.setAllPaused(false);
     }
 
     /**
@@ -70,12 +62,12 @@ public final class Queues {
         if (limit < 1) {
             throw new IllegalArgumentException("globalLimit of queue " + name + " must be at least 1, was " + limit);
         }
-        setLimit(name, OptionalInt.of(limit));
+        admin.setGlobalLimit(name, OptionalInt.of(limit));
     }
 
     /** Lifts queue {@code name}'s global limit; throws {@link NotFoundException} when there is no such queue. */
     public void clearGlobalLimit(String name) {
-        setLimit(name, OptionalInt.empty());
+        admin.setGlobalLimit(name, OptionalInt.empty());
     }
 
     /**
@@ -85,19 +77,12 @@ public final class Queues {
      * is no such queue.
      */
     public void setRateLimit(String name, int jobs, Duration period) {
-        RateLimit rate = new RateLimit(jobs, period);
-        if (!driver.queueSetRateLimit(InsertOptions.validateQueue(name), Optional.of(rate), clock.instant())) {
-            throw notFound(name);
-        }
-        wake.accept(name);
+        admin.setRateLimit(name, Optional.of(new RateLimit(jobs, period)));
     }
 
     /** Lifts queue {@code name}'s rate limit; throws {@link NotFoundException} when there is no such queue. */
     public void clearRateLimit(String name) {
-        if (!driver.queueSetRateLimit(InsertOptions.validateQueue(name), Optional.empty(), clock.instant())) {
-            throw notFound(name);
-        }
-        wake.accept(name);
+        admin.setRateLimit(name, Optional.empty());
     }
 
     /**
@@ -110,39 +95,11 @@ public final class Queues {
         if (limit == null) {
             throw new IllegalArgumentException("keyLimit must not be null");
         }
-        if (!driver.queueSetKeyLimit(InsertOptions.validateQueue(name), Optional.of(limit), clock.instant())) {
-            throw notFound(name);
-        }
-        wake.accept(name);
+        admin.setKeyLimit(name, Optional.of(limit));
     }
 
     /** Lifts queue {@code name}'s per-key limit; throws {@link NotFoundException} when there is no such queue. */
     public void clearKeyLimit(String name) {
-        if (!driver.queueSetKeyLimit(InsertOptions.validateQueue(name), Optional.empty(), clock.instant())) {
-            throw notFound(name);
-        }
-        wake.accept(name);
-    }
-
-    private void setLimit(String name, OptionalInt limit) {
-        if (!driver.queueSetGlobalLimit(InsertOptions.validateQueue(name), limit, clock.instant())) {
-            throw notFound(name);
-        }
-        wake.accept(name);
-    }
-
-    private static NotFoundException notFound(String queue) {
-        return new NotFoundException("no queue named " + queue + ": a queue exists once a client that works it has started");
-    }
-
-    private List<String> change(Optional<String> queue, boolean paused) {
-        List<String> matched = driver.queueSetPaused(new QueuePauseParams(queue, paused, clock.instant()));
-        if (queue.isPresent() && matched.isEmpty()) {
-            throw notFound(queue.get());
-        }
-        if (!paused) {
-            matched.forEach(wake);
-        }
-        return matched;
+        admin.setKeyLimit(name, Optional.empty());
     }
 }

@@ -1,9 +1,7 @@
 package dev.runnel;
 
-
-import dev.runnel.driver.Driver;
 import dev.runnel.internal.ClientConfig;
-import dev.runnel.internal.ClientRuntime;
+import dev.runnel.internal.ClientCore;
 import dev.runnel.internal.Inserter;
 import java.sql.Connection;
 import java.time.Duration;
@@ -24,14 +22,16 @@ import java.util.Optional;
  * }
  * }</pre>
  *
- * <p>The client owns its driver and closes it on {@link #close()}. Inserting needs no
- * {@link #start()}: a client without queues is an insert-only client.
+ * <p>The client owns its driver and closes it on {@link #close()}, and hands it to no one: what
+ * it does with it is here and in the services it hands out ({@link #jobs()}, {@link #queues()},
+ * {@link #periodic()}, {@link #audit()}); code that works on the driver itself, such as a test
+ * of a driver, keeps the one it gave the builder. Inserting needs no {@link #start()}: a client
+ * without queues is an insert-only client.
  */
 public final class Runnel implements AutoCloseable {
     private final ClientConfig config;
-    private final Driver driver;
+    private final ClientCore core;
     private final Inserter inserter;
-    private ClientRuntime runtime;
     private Thread shutdownHook;
     private State state = State.NEW;
 
@@ -51,10 +51,10 @@ public final class Runnel implements AutoCloseable {
      */
     public enum Delivery { AT_LEAST_ONCE, AT_MOST_ONCE }
 
-    Runnel(ClientConfig config, Driver driver) {
+    Runnel(ClientConfig config, ClientCore core) {
         this.config = config;
-        this.driver = driver;
-        this.inserter = new Inserter(config.clock(), driver, this::wake, config.hooks().insert(), config.codec());
+        this.core = core;
+        this.inserter = core.inserter();
     }
 
     public static RunnelBuilder builder() {
@@ -66,9 +66,12 @@ public final class Runnel implements AutoCloseable {
         return config.clientId();
     }
 
-    /** The driver this client stores jobs with. */
-    public Driver driver() {
-        return driver;
+    /**
+     * The name of the driver this client stores jobs with, as logs and errors give it:
+     * {@code postgres} or {@code sqlite}.
+     */
+    public String driverName() {
+        return core.driverName();
     }
 
     /**
@@ -82,13 +85,7 @@ public final class Runnel implements AutoCloseable {
         if (state != State.NEW) {
             throw new IllegalStateException("a client starts once; this one is " + state.name().toLowerCase());
         }
-        Migrator migrator = new Migrator(driver);
-        if (config.autoMigrate()) {
-            migrator.up();
-        }
-        migrator.checkCurrent();
-        runtime = new ClientRuntime(config, driver);
-        runtime.start();
+        core.start();
         state = State.STARTED;
         if (config.stopOnShutdown()) {
             shutdownHook = new Thread(() -> stop(config.stopTimeout()), "runnel-shutdown-" + config.clientId());
@@ -108,7 +105,7 @@ public final class Runnel implements AutoCloseable {
         }
         state = State.STOPPED;
         removeShutdownHook();
-        runtime.stop(timeout);
+        core.stop(timeout);
     }
 
     /** Stops at once: cancels running jobs without waiting for them to finish on their own. */
@@ -124,7 +121,7 @@ public final class Runnel implements AutoCloseable {
         }
         stop(config.stopTimeout());
         state = State.CLOSED;
-        driver.close();
+        core.closeDriver();
     }
 
     private void removeShutdownHook() {
@@ -140,7 +137,7 @@ public final class Runnel implements AutoCloseable {
 
     /** Whether this client holds the leadership now (and runs the cluster's maintenance). */
     public boolean isLeader() {
-        return runtime != null && state == State.STARTED && runtime.isLeader();
+        return state == State.STARTED && core.isLeader();
     }
 
     // ---- inserting ----
@@ -190,14 +187,6 @@ public final class Runnel implements AutoCloseable {
         return inserter.insertMany(transaction, requests);
     }
 
-    /** Wakes this client's producer of {@code queue}, if it is started and works it. */
-    private void wake(String queue) {
-        ClientRuntime r = runtime;
-        if (r != null) {
-            r.wake(queue);
-        }
-    }
-
     // ---- reading ----
 
     /**
@@ -205,12 +194,12 @@ public final class Runnel implements AutoCloseable {
      * queue does not (its claim removed it), nor one the cleaner deleted after its retention.
      */
     public Optional<JobRow> jobGet(long id) {
-        return driver.jobGet(id);
+        return core.jobGet(id);
     }
 
     /** A page of the jobs {@code query} matches, in its order: as {@link Jobs#list}. */
     public List<JobRow> jobList(JobQuery query) {
-        return driver.jobList(query);
+        return core.jobList(query);
     }
 
     /**
@@ -218,37 +207,40 @@ public final class Runnel implements AutoCloseable {
      * dashboard's quick counts are {@link Jobs#counts()}.
      */
     public List<JobCount> jobCounts() {
-        return driver.jobCountByState();
+        return core.jobCounts();
     }
 
     /** Every client registered in the cluster, running or gone but not yet removed, oldest first. */
     public List<ClientRow> clients() {
-        return driver.clientList();
+        return core.clients();
     }
 
     /** Jobs to cancel, retry or delete, one or by query. */
     public Jobs jobs() {
-        return new Jobs(driver, config.clock(), () -> {
-            ClientRuntime r = runtime;
-            if (r != null) {
-                r.checkCancels();
-            }
-        });
+        return new Jobs(core.jobs());
     }
 
     /** The cluster's queues: listed, paused, resumed. */
     public Queues queues() {
-        return new Queues(driver, config.clock(), this::wake);
+        return new Queues(core.queues());
     }
 
     /** The cluster's periodic jobs: listed, added, changed, removed, paused, resumed. */
     public Periodic periodic() {
-        return new Periodic(driver, config.clock(), config.codec());
+        return new Periodic(core.periodic(), config.codec());
     }
 
     /** The leader's lease, if any client holds or held it. */
     public Optional<LeaderRow> leader() {
-        return driver.leaderGet();
+        return core.leader();
+    }
+
+    /**
+     * The cluster's audit log: the changes operators made, through the dashboard or the
+     * application's own tools.
+     */
+    public Audit audit() {
+        return new Audit(core.audit());
     }
 
 }

@@ -7,13 +7,15 @@ import static dev.runnel.internal.Settings.positive;
 import static dev.runnel.internal.Settings.require;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.runnel.driver.Driver;
-import dev.runnel.driver.JobJson;
 import dev.runnel.internal.ArgsCodec;
 import dev.runnel.internal.ClientConfig;
+import dev.runnel.internal.ClientCore;
 import dev.runnel.internal.Hooks;
 import dev.runnel.internal.Kinds;
+import dev.runnel.internal.Migrations;
 import dev.runnel.internal.Settings;
 import dev.runnel.internal.WorkUnit;
+import dev.runnel.json.RunnelJson;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -318,7 +320,7 @@ public final class RunnelBuilder {
      * offset kept as written, unknown properties ignored. Each call makes a new one.
      */
     public static ObjectMapper defaultObjectMapper() {
-        return JobJson.newMapper();
+        return RunnelJson.newMapper();
     }
 
     /** Runs around every insert call; several run in the order added, the first outermost. */
@@ -545,13 +547,18 @@ public final class RunnelBuilder {
         ArgsCodec codec = objectMapper == null ? ArgsCodec.DEFAULT : ArgsCodec.of(objectMapper);
         ClientConfig config = new ClientConfig(clientId, clock, withExecutors(), units, listeners,
                 new Hooks(insertMiddleware, workMiddleware, errorHandler), codec, runtimeListeners, jobCountInterval,
-                periodicJobs.values().stream().map(job -> job.encodedWith(codec)).toList(),
+                periodicJobs.values().stream().map(job -> encoded(job, codec)).toList(),
                 retryPolicy, fetchPollInterval, fetchCooldown, jobTimeout, schedulerInterval, stopTimeout,
                 completerBatchSize, completerFlushInterval, heartbeatInterval, heartbeatTimeout, leaderLease,
                 rescueThreshold, cleanerInterval, retention, autoMigrate, stopOnShutdown);
         if (autoMigrate) {
-            new Migrator(driver).up();
+            new Migrations(driver).up();
         }
-        return new Runnel(config, driver);
+        return new Runnel(config, new ClientCore(config, driver));
+    }
+
+    /** {@code job} with its args as {@code codec} writes them (the default wrote them already). */
+    static PeriodicJob encoded(PeriodicJob job, ArgsCodec codec) {
+        return codec == ArgsCodec.DEFAULT ? job : job.encodedWith(codec::encodeArgs);
     }
 }

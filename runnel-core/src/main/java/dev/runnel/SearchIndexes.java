@@ -1,6 +1,7 @@
 package dev.runnel;
 
 import dev.runnel.driver.Driver;
+import dev.runnel.internal.SearchIndexAdmin;
 import java.util.Set;
 
 /**
@@ -10,43 +11,32 @@ import java.util.Set;
  * while on a large table; it is safe to repeat.
  */
 public final class SearchIndexes {
-    private final Driver driver;
+    private final SearchIndexAdmin admin;
 
     public SearchIndexes(Driver driver) {
         if (driver == null) {
             throw new IllegalArgumentException("driver must not be null");
         }
-        this.driver = driver;
+        this.admin = new SearchIndexAdmin(driver);
     }
 
     /** The search indexes this driver can create; empty where it has none (SQLite). */
     public Set<SearchIndex> supported() {
-        return driver.searchIndexesSupported();
+        return admin.supported();
     }
 
     /** The search indexes the job table has now. */
     public Set<SearchIndex> present() {
-        return driver.searchIndexList();
+        return admin.present();
     }
 
     /** Creates {@code index}, unless it exists. */
     public void create(SearchIndex index) {
-        driver.searchIndexCreate(require(index));
+        admin.create(index);
     }
 
     /** Drops {@code index}, if it exists. */
     public void drop(SearchIndex index) {
-        driver.searchIndexDrop(require(index));
-    }
-
-    private SearchIndex require(SearchIndex index) {
-        if (index == null) {
-            throw new IllegalArgumentException("index must not be null");
-        }
-        if (!supported().contains(index)) {
-            throw new IllegalArgumentException("the " + driver.name() + " driver has no " + index.cliName()
-                    + " search index (Postgres has them; SQLite's listings walk its rowid)");
-        }
-        return index;
+        admin.drop(index);
     }
 }

@@ -10,7 +10,6 @@ import dev.runnel.JobError;
 import dev.runnel.JobRow;
 import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
-import dev.runnel.driver.JobJson;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -18,6 +17,8 @@ import java.util.Optional;
 /** The commands' JSON: jobs and queues as a machine reads them, args and metadata as stored. */
 final class JsonOut {
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** The metadata key that holds a completed job's output, as {@link JobRow#output()} reads it. */
+    private static final String OUTPUT_KEY = "output";
 
     private JsonOut() {}
 
@@ -56,7 +57,7 @@ final class JsonOut {
     static JsonNode metadataBesidesOutput(JobRow job) {
         JsonNode metadata = raw(job.metadata());
         if (metadata instanceof ObjectNode object && job.output().isPresent()) {
-            object.remove(JobJson.OUTPUT_KEY);
+            object.remove(OUTPUT_KEY);
         }
         return metadata;
     }

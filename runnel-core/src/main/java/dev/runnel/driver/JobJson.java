@@ -1,21 +1,15 @@
 package dev.runnel.driver;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.runnel.JobError;
 import dev.runnel.RunnelException;
+import dev.runnel.json.RunnelJson;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,49 +17,23 @@ import java.util.List;
 /**
  * The runtime's own JSON: the forms of a job's columns that drivers store (errors, and string lists
  * where the database has no array type), metadata, output and internal values. Args are not
- * Runnel's own: a client writes and reads them with its configured mapper. Internal SPI.
+ * Runnel's own: a client writes and reads them with its configured mapper. The mapper, readers and
+ * keys are those of {@code dev.runnel.json.RunnelJson}, which the API's value types share. Internal SPI.
  */
 public final class JobJson {
     /** The key of a job's metadata that holds the output of the attempt that completed it. */
-    public static final String OUTPUT_KEY = "output";
+    public static final String OUTPUT_KEY = RunnelJson.OUTPUT_KEY;
     /** The metadata key under which a job's snoozes are counted (the outcome statements write it). */
-    public static final String SNOOZES_KEY = "snoozes";
-
-    /**
-     * Never handed out: a mapper is mutable, and a change made to a shared one by any code would
-     * change how every client reads and writes. Readers and writers are immutable.
-     */
-    private static final ObjectMapper MAPPER = newMapper();
+    public static final String SNOOZES_KEY = RunnelJson.SNOOZES_KEY;
 
     /** Reads the runtime's own JSON (trees, maps); immutable and thread-safe. */
-    public static final ObjectReader READER = MAPPER.reader();
+    public static final ObjectReader READER = RunnelJson.READER;
 
     /** Writes the runtime's own JSON; immutable and thread-safe. */
-    public static final ObjectWriter WRITER = MAPPER.writer();
+    public static final ObjectWriter WRITER = RunnelJson.WRITER;
 
     /** Makes the trees the runtime builds (objects, arrays). */
-    public static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-
-    /**
-     * A new mapper as Runnel configures it by default, for args and for its own JSON: Java time
-     * types ({@code Instant}, {@code LocalDate}, {@code Duration}...) as ISO-8601 strings, an
-     * offset kept as written rather than moved to UTC, and properties it does not know ignored,
-     * so that a worker still reads args that a newer version of the code wrote.
-     *
-     * <p>Its parsers and generators recycle their buffers through a shared pool. Jackson's default
-     * keeps them in a ThreadLocal, but every job runs on a new virtual thread: each decode missed
-     * the ThreadLocal and allocated fresh buffers, a quarter of a drain worker's CPU in a JFR
-     * profile (100k jobs, 2 x 50 on Postgres).
-     */
-    public static ObjectMapper newMapper() {
-        return JsonMapper.builder(JsonFactory.builder().recyclerPool(JsonRecyclerPools.newConcurrentDequePool()).build())
-                .addModule(new JavaTimeModule())
-                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-                .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
-                .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
-                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                .build();
-    }
+    public static final JsonNodeFactory NODES = RunnelJson.NODES;
 
     private JobJson() {}
 

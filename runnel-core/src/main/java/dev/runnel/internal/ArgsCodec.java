@@ -4,21 +4,20 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.runnel.JobArgs;
-import dev.runnel.driver.JobJson;
+import dev.runnel.json.RunnelJson;
 import java.util.Map;
 
 /**
  * How a client writes and reads what the application hands it: args, and the metadata given at
  * insert. Built once per client from the application's {@code ObjectMapper}, or Runnel's default
- * ({@link JobJson#newMapper()}).
+ * ({@link RunnelJson#newMapper()}).
  */
 public final class ArgsCodec {
     /** Runnel's default, for code that has no client at hand (a periodic job being defined). */
-    public static final ArgsCodec DEFAULT = new ArgsCodec(JobJson.newMapper());
+    public static final ArgsCodec DEFAULT = new ArgsCodec(RunnelJson.newMapper());
 
     private final ObjectMapper mapper;
 
@@ -30,7 +29,7 @@ public final class ArgsCodec {
      * A codec on a copy of {@code given}, so that the application changing its mapper later does
      * not change how this client reads the jobs it already wrote. The copy recycles buffers
      * through a shared pool when {@code given} keeps them per thread (Jackson's default), for the
-     * reason given at {@link JobJson#newMapper()}; that changes no output.
+     * reason given at {@link RunnelJson#newMapper()}; that changes no output.
      */
     public static ArgsCodec of(ObjectMapper given) {
         ObjectMapper copy;
@@ -55,8 +54,7 @@ public final class ArgsCodec {
         try {
             return mapper.writeValueAsString(args);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("args of kind " + kind + " cannot be encoded as JSON" + where(e) + ": "
-                    + e.getOriginalMessage(), e);
+            throw RunnelJson.notEncodable("args of kind " + kind, e);
         }
     }
 
@@ -65,8 +63,7 @@ public final class ArgsCodec {
         try {
             return mapper.writeValueAsString(metadata);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("metadata of a job of kind " + kind + " cannot be encoded as JSON"
-                    + where(e) + ": " + e.getOriginalMessage(), e);
+            throw RunnelJson.notEncodable("metadata of a job of kind " + kind, e);
         }
     }
 
@@ -77,24 +74,5 @@ public final class ArgsCodec {
      */
     public ObjectReader readerFor(Class<?> type) {
         return mapper.readerFor(type).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-    }
-
-    /** {@code " at field 'a.b[2].c'"} for an exception that knows where it happened; empty otherwise. */
-    static String where(JsonProcessingException e) {
-        if (!(e instanceof JsonMappingException m) || m.getPath().isEmpty()) {
-            return "";
-        }
-        StringBuilder path = new StringBuilder();
-        for (JsonMappingException.Reference ref : m.getPath()) {
-            if (ref.getFieldName() != null) {
-                if (!path.isEmpty()) {
-                    path.append('.');
-                }
-                path.append(ref.getFieldName());
-            } else if (ref.getIndex() >= 0) {
-                path.append('[').append(ref.getIndex()).append(']');
-            }
-        }
-        return path.isEmpty() ? "" : " at field '" + path + "'";
     }
 }

@@ -15,19 +15,11 @@ import java.util.Optional;
  * no-argument constructor) and asked for {@link JobArgs#kind()}.
  */
 public final class Kinds {
-    /** Looked up once per class: {@link JobArgs#kind()} reads it on every insert of an annotated type. */
-    private static final ClassValue<Optional<String>> ANNOTATED = new ClassValue<>() {
-        @Override
-        protected Optional<String> computeValue(Class<?> type) {
-            return Optional.ofNullable(type.getAnnotation(Kind.class)).map(Kind::value);
-        }
-    };
-
     private Kinds() {}
 
-    /** The kind named by the type's {@link Kind} annotation, if it has one. */
-    public static Optional<String> annotated(Class<?> type) {
-        return ANNOTATED.get(type);
+    /** The kind named by the type's {@link Kind} annotation, if it has one (read once per worker registered). */
+    private static Optional<String> annotated(Class<?> type) {
+        return Optional.ofNullable(type.getAnnotation(Kind.class)).map(Kind::value);
     }
 
     public static String kindOf(Class<? extends JobArgs> type) {

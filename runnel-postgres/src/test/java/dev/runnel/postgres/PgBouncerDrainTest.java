@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runnel.InsertOptions;
 import dev.runnel.JobState;
-import dev.runnel.Migrator;
 import dev.runnel.Runnel;
 import dev.runnel.testkit.Await;
 import java.time.Duration;
@@ -54,10 +53,9 @@ class PgBouncerDrainTest {
         PgBouncer bouncer = PgBouncer.get();
         try (PostgresDriver listening = bouncer.driver(schema, true);
                 PostgresDriver polling = bouncer.driver(schema, false);
-                Runnel inserter = Runnel.builder().driver(bouncer.driver(schema, false)).build()) {
+                Runnel inserter = Runnel.builder().driver(bouncer.driver(schema, false)).autoMigrate(true).build()) {
             assertThat(listening.supportsListenNotify()).isTrue();
             assertThat(polling.supportsListenNotify()).isFalse();
-            new Migrator(inserter.driver()).up();
             DrainWorker heard = new DrainWorker(Duration.ZERO);
             try (Runnel client = Runnel.builder().driver(listening).queue("heard", 1).worker(DrainJob.class, heard)
                     .fetchPollInterval(Duration.ofMinutes(5)).build()) {
@@ -84,8 +82,7 @@ class PgBouncerDrainTest {
         PgBouncer bouncer = PgBouncer.get();
         Map<String, DrainWorker> workers = new LinkedHashMap<>();
         Map<String, Runnel> clients = new LinkedHashMap<>();
-        try (Runnel reader = Runnel.builder().driver(bouncer.driver(schema, listen)).build()) {
-            new Migrator(reader.driver()).up();
+        try (Runnel reader = Runnel.builder().driver(bouncer.driver(schema, listen)).autoMigrate(true).build()) {
             for (int i = 1; i <= 2; i++) {
                 String clientId = "bouncer-" + i;
                 DrainWorker worker = new DrainWorker(Duration.ZERO);

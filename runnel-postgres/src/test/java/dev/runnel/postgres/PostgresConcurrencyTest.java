@@ -2,7 +2,6 @@ package dev.runnel.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.runnel.Migrator;
 import dev.runnel.Runnel;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,8 +45,7 @@ class PostgresConcurrencyTest {
         String schema = db.create();
         List<DrainWorkerProcess> children = new ArrayList<>();
         List<Runnel> clients = new ArrayList<>();
-        try (Runnel reader = Runnel.builder().driver(PostgresTestSchema.driver(schema)).build()) {
-            new Migrator(reader.driver()).up();
+        try (Runnel reader = Runnel.builder().driver(PostgresTestSchema.driver(schema)).autoMigrate(true).build()) {
             Set<Long> inserted = DrainCheck.insert(reader, QUEUE, JOBS);
 
             for (int i = 1; i <= 2; i++) {

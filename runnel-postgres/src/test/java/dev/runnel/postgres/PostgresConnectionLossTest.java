@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runnel.JobCount;
 import dev.runnel.JobState;
-import dev.runnel.Migrator;
 import dev.runnel.Runnel;
 import dev.runnel.testkit.Await;
 import java.sql.SQLException;
@@ -52,8 +51,7 @@ class PostgresConnectionLossTest {
         Map<String, DrainWorker> workers = new LinkedHashMap<>();
         List<FailureCountingDriver> drivers = new ArrayList<>();
         List<Runnel> clients = new ArrayList<>();
-        try (Runnel reader = Runnel.builder().driver(PostgresTestSchema.driver(schema)).build()) {
-            new Migrator(reader.driver()).up();
+        try (Runnel reader = Runnel.builder().driver(PostgresTestSchema.driver(schema)).autoMigrate(true).build()) {
             Set<Long> inserted = DrainCheck.insert(reader, QUEUE, JOBS);
             for (int i = 1; i <= CLIENTS; i++) {
                 String clientId = "lossy-" + i;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.runnel.InsertOptions;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
-import dev.runnel.Migrator;
 import dev.runnel.Runnel;
 import dev.runnel.testkit.Await;
 import java.nio.file.Path;
@@ -39,8 +38,7 @@ class PostgresFailoverTest {
     void whenTheLeadersProcessIsKilledAnotherLeadsWithinTwiceTheLeaseAndItsJobsAreRescued() throws Exception {
         String schema = db.create();
         List<DrainWorkerProcess> children = new ArrayList<>();
-        try (Runnel reader = Runnel.builder().driver(PostgresTestSchema.driver(schema)).build()) {
-            new Migrator(reader.driver()).up();
+        try (Runnel reader = Runnel.builder().driver(PostgresTestSchema.driver(schema)).autoMigrate(true).build()) {
             int jobs = 600;
             DrainCheck.insert(reader, "work", jobs);
             for (int i = 1; i <= 2; i++) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runnel.JobCount;
 import dev.runnel.JobState;
-import dev.runnel.Migrator;
 import dev.runnel.Runnel;
 import dev.runnel.testkit.Await;
 import dev.runnel.testkit.TcpProxy;
@@ -74,8 +73,7 @@ class PostgresFaultTest {
         List<Runnel> clients = new ArrayList<>();
         PostgresUrl direct = PostgresUrl.parse(PostgresTestSchema.URL);
         try (TcpProxy proxy = TcpProxy.start(direct.host(), direct.port());
-                Runnel reader = Runnel.builder().driver(PostgresTestSchema.driver(schema)).build()) {
-            new Migrator(reader.driver()).up();
+                Runnel reader = Runnel.builder().driver(PostgresTestSchema.driver(schema)).autoMigrate(true).build()) {
             Set<Long> inserted = DrainCheck.insert(reader, QUEUE, JOBS);
             String url = "postgres://" + direct.user() + "@127.0.0.1:" + proxy.port() + "/" + direct.database();
             for (int i = 1; i <= CLIENTS; i++) {

@@ -47,7 +47,7 @@ public final class RunnelHealthIndicator extends AbstractHealthIndicator {
     @Override
     protected void doHealthCheck(Health.Builder health) {
         Instant now = clock.instant();
-        health.withDetail("driver", runnel.driver().name()).withDetail("client", runnel.id());
+        health.withDetail("driver", runnel.driverName()).withDetail("client", runnel.id());
         // The first read proves the database answers; an exception makes the indicator DOWN with it.
         Optional<LeaderRow> leader = runnel.leader().filter(l -> l.expiresAt().isAfter(now));
         health.withDetail("leader", leader.map(LeaderRow::leaderId).orElse("none"));

@@ -30,7 +30,7 @@ public final class RunnelInfoContributor implements InfoContributor {
                 "maxWorkers", q.getMaxWorkers(),
                 "delivery", q.getDelivery().name().toLowerCase().replace('_', '-'))));
         Map<String, Object> info = new LinkedHashMap<>();
-        info.put("driver", runnel.driver().name());
+        info.put("driver", runnel.driverName());
         info.put("client", runnel.id());
         info.put("queues", queues);
         info.put("workers", workers);

@@ -50,7 +50,7 @@ class RunnelTransactionTest {
     @Test
     void sqlite() {
         runner("spring.datasource.url=jdbc:sqlite:" + dir.resolve("app.db")).run(ctx -> {
-            assertThat(ctx.getBean(Runnel.class).driver().name()).isEqualTo("sqlite");
+            assertThat(ctx.getBean(Runnel.class).driverName()).isEqualTo("sqlite");
             new JdbcTemplate(ctx.getBean(javax.sql.DataSource.class))
                     .execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, email TEXT)");
             aRolledBackJobNeverRunsAndACommittedOneDoes(ctx, "orders");
@@ -62,7 +62,7 @@ class RunnelTransactionTest {
         String schema = postgres.createSchema();
         runner(TestPostgres.dataSource(TestPostgres.host(), TestPostgres.port()))
                 .withPropertyValues("runnel.schema=" + schema).run(ctx -> {
-                    assertThat(ctx.getBean(Runnel.class).driver().name()).isEqualTo("postgres");
+                    assertThat(ctx.getBean(Runnel.class).driverName()).isEqualTo("postgres");
                     new JdbcTemplate(ctx.getBean(javax.sql.DataSource.class))
                             .execute("CREATE TABLE " + schema + ".orders (id bigint PRIMARY KEY, email text)");
                     aRolledBackJobNeverRunsAndACommittedOneDoes(ctx, schema + ".orders");

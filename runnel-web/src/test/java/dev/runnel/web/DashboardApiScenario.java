@@ -1,8 +1,11 @@
 package dev.runnel.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.runnel.Audit;
+import dev.runnel.AuditRow;
 import dev.runnel.InsertOptions;
 import dev.runnel.JobState;
 import dev.runnel.driver.Driver;
@@ -10,6 +13,8 @@ import dev.runnel.testkit.Await;
 import dev.runnel.web.WebFixture.Fail;
 import dev.runnel.web.WebFixture.Greet;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -171,6 +176,43 @@ abstract class DashboardApiScenario {
         assertThat(audit.get(0).get("actor").asText()).isEqualTo("local");
         assertThat(audit.get(0).get("target").asText()).isEqualTo("job " + later);
         assertThat(audit.get(0).get("count").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void entriesRecordedThroughTheAuditApiArePagedNewestFirstAndShownByTheDashboard() throws Exception {
+        Audit audit = web.runnel.audit();
+        Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        long first = audit.record("ops", "queue.pause", "queue default", 1);
+        long second = audit.record("nightly-script", "jobs.retry.filter", "state=discarded", 12);
+        long third = audit.record("ops", "jobs.cancel.selected", "job " + "1,".repeat(1_500), 1_500);
+        assertThat(second).isGreaterThan(first);
+        assertThat(third).isGreaterThan(second);
+
+        List<AuditRow> newest = audit.list(0, 10);
+        assertThat(newest).extracting(AuditRow::id).containsExactly(third, second, first);
+        AuditRow retried = newest.get(1);
+        assertThat(retried.actor()).isEqualTo("nightly-script");
+        assertThat(retried.action()).isEqualTo("jobs.retry.filter");
+        assertThat(retried.target()).isEqualTo("state=discarded");
+        assertThat(retried.count()).isEqualTo(12);
+        assertThat(retried.at()).isBetween(before, Instant.now());
+        // A long target is cut, its end marked, so that one entry stays readable.
+        assertThat(newest.getFirst().target()).hasSize(2_000).startsWith("job 1,1,").endsWith("…");
+
+        assertThat(audit.list(0, 2)).extracting(AuditRow::id).containsExactly(third, second);
+        assertThat(audit.list(second, 10)).extracting(AuditRow::id).containsExactly(first);
+        assertThat(audit.list(first, 10)).isEmpty();
+
+        JsonNode shown = web.getJson("/api/audit");
+        assertThat(shown).extracting(a -> a.get("id").asLong()).containsExactly(third, second, first);
+        assertThat(shown.get(1).get("actor").asText()).isEqualTo("nightly-script");
+
+        assertThatThrownBy(() -> audit.list(0, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("limit");
+        assertThatThrownBy(() -> audit.list(0, Audit.MAX_LIST + 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> audit.record(null, "queue.pause", "queue default", 1))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(audit.list(0, 10)).hasSize(3);
     }
 
     @Test

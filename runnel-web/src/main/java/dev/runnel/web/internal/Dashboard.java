@@ -48,7 +48,7 @@ public final class Dashboard implements HttpHandler {
         this.csrf = new Csrf(secret);
         this.throughput = new Throughput(runnel.jobs(), clock);
         this.data = new Snapshots(runnel, clock);
-        this.ops = new Operations(runnel, clock, data::counts, searchBudget);
+        this.ops = new Operations(runnel, data::counts, searchBudget);
         this.pages = new HtmlPages(runnel, data, ops);
         this.api = new JsonApi(runnel, data, ops, throughput, csrf, clock);
     }

@@ -8,9 +8,7 @@ import dev.runnel.JobState;
 import dev.runnel.NotFoundException;
 import dev.runnel.Runnel;
 import dev.runnel.RunnelException;
-import dev.runnel.driver.AuditInsertParams;
 import dev.runnel.web.WebUser;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -55,7 +53,6 @@ final class Operations {
     record Matches(long count, boolean atLeast) {}
 
     private final Runnel runnel;
-    private final Clock clock;
     private final Supplier<Views.Counts> counts;
     private final Duration searchBudget;
 
@@ -63,9 +60,8 @@ final class Operations {
      * {@code counts}: the dashboard's shared reading of the counts (Snapshots), not a count of its
      * own; {@code searchBudget}: how long a search without an index reads ({@link #search}).
      */
-    Operations(Runnel runnel, Clock clock, Supplier<Views.Counts> counts, Duration searchBudget) {
+    Operations(Runnel runnel, Supplier<Views.Counts> counts, Duration searchBudget) {
         this.runnel = runnel;
-        this.clock = clock;
         this.counts = counts;
         this.searchBudget = searchBudget;
     }
@@ -204,11 +200,11 @@ final class Operations {
     }
 
     List<AuditRow> audit(long beforeId, int limit) {
-        return runnel.driver().auditList(beforeId, limit);
+        return runnel.audit().list(beforeId, limit);
     }
 
     private void audit(WebUser user, String action, String target, long count) {
-        runnel.driver().auditInsert(new AuditInsertParams(clock.instant(), user.name(), action, target, count));
+        runnel.audit().record(user.name(), action, target, count);
     }
 
     static void requireOperator(WebUser user) {

@@ -89,7 +89,7 @@ class ShopApplicationTest {
                 "--spring.datasource.url=" + jdbcUrl + "?currentSchema=" + schema,
                 "--spring.datasource.username=" + user[0], "--spring.datasource.password=" + password,
                 "--runnel.schema=" + schema)) {
-            assertThat(app.getBean(Runnel.class).driver().name()).isEqualTo("postgres");
+            assertThat(app.getBean(Runnel.class).driverName()).isEqualTo("postgres");
             aRefusedOrderNeverSendsItsReceipt(app);
         } finally {
             try (Connection c = DriverManager.getConnection(jdbcUrl, user[0], password);
