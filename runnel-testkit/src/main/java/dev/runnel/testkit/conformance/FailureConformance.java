@@ -26,9 +26,13 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -141,30 +145,116 @@ public abstract class FailureConformance extends DriverConformance {
         }
     }
 
-    @Test
-    void theJobsOfAClaimWhoseReplyWasLostAreFoundAgainAndWorked() {
-        AtomicBoolean loseNext = new AtomicBoolean(true);
-        Driver lossy = new ForwardingDriver(driver) {
-            @Override
-            public List<JobRow> jobClaim(JobClaimParams params) {
-                List<JobRow> claimed = super.jobClaim(params);
-                if (!claimed.isEmpty() && loseNext.compareAndSet(true, false)) {
-                    // The statement committed; its reply never arrives.
-                    throw new RunnelException("the connection broke while the claim's rows were read (test)");
-                }
-                return claimed;
+    /**
+     * A driver whose first claim that takes jobs commits and then fails as a connection lost
+     * mid-statement does: the runtime cannot tell whether it was applied. It keeps what was lost and
+     * every recovery asked for since.
+     */
+    private static final class LostReplyDriver extends ForwardingDriver {
+        private final AtomicBoolean loseNext = new AtomicBoolean(true);
+        volatile JobClaimParams lostParams;
+        volatile List<JobRow> lost = List.of();
+        final List<JobClaimParams> recoverParams = new CopyOnWriteArrayList<>();
+        final List<JobRow> recovered = new CopyOnWriteArrayList<>();
+
+        LostReplyDriver(Driver delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public List<JobRow> jobClaim(JobClaimParams params) {
+            List<JobRow> claimed = super.jobClaim(params);
+            if (!claimed.isEmpty() && loseNext.compareAndSet(true, false)) {
+                lostParams = params;
+                lost = List.copyOf(claimed);
+                throw new RunnelException("the connection broke while the claim's rows were read (test)");
             }
-        };
+            return claimed;
+        }
+
+        @Override
+        public List<JobRow> jobClaimRecover(JobClaimParams params) {
+            recoverParams.add(params);
+            List<JobRow> found = super.jobClaimRecover(params);
+            recovered.addAll(found);
+            return found;
+        }
+    }
+
+    /** A worker that counts each job's runs, by id. */
+    private static Worker<TestArgs> counting(Map<Long, AtomicInteger> runs) {
+        return job -> runs.computeIfAbsent(job.id(), id -> new AtomicInteger()).incrementAndGet();
+    }
+
+    private static List<Long> ids(List<JobRow> jobs) {
+        return jobs.stream().map(JobRow::id).toList();
+    }
+
+    @Test
+    void theJobsOfAClaimWhoseReplyWasLostAreRecoveredAndEachRunsOnce() {
+        LostReplyDriver lossy = new LostReplyDriver(driver);
+        Map<Long, AtomicInteger> runs = new ConcurrentHashMap<>();
         Runnel runnel = started(client().driver(lossy).queue("default", 10).listener(events)
-                .worker(TestArgs.class, job -> {}));
-        long[] ids = insertAll(runnel, "a", "b", "c");
-        for (long id : ids) {
+                .worker(TestArgs.class, counting(runs)));
+        long[] first = insertAll(runnel, "a", "b", "c", "d", "e");
+        for (long id : first) {
             assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.COMPLETED);
+        }
+        // Once the lost claim is found, claims go on as before.
+        long[] second = insertAll(runnel, "f", "g");
+        for (long id : second) {
+            assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.COMPLETED);
+        }
+        // Stopped, it runs nothing more: a job run twice, however late, is counted by now.
+        runnel.stop(Duration.ofSeconds(5));
+
+        assertThat(lossy.lost).as("the claim whose reply was lost").isNotEmpty();
+        assertThat(lossy.recoverParams).as("recoveries asked for").isNotEmpty().containsOnly(lossy.lostParams);
+        assertThat(ids(lossy.recovered)).containsExactlyInAnyOrderElementsOf(ids(lossy.lost));
+        List<Long> all = new ArrayList<>();
+        for (long id : first) {
+            all.add(id);
+        }
+        for (long id : second) {
+            all.add(id);
+        }
+        assertThat(runs.keySet()).containsExactlyInAnyOrderElementsOf(all);
+        for (long id : all) {
+            assertThat(runs.get(id)).as("runs of job %d", id).hasValue(1);
+            assertThat(events.of(id)).as("events of job %d", id).singleElement().extracting(JobEvent::type)
+                    .isEqualTo(JobEvent.Type.COMPLETED);
             JobRow row = job(runnel, id);
             assertThat(row.state()).isEqualTo(JobState.COMPLETED);
             assertThat(row.attempt()).isEqualTo(1);
         }
-        assertThat(loseNext).isFalse();
+    }
+
+    @Test
+    void atMostOnceAClaimWhoseReplyWasLostIsNotLookedForAndNoJobRunsTwice() {
+        LostReplyDriver lossy = new LostReplyDriver(driver);
+        Map<Long, AtomicInteger> runs = new ConcurrentHashMap<>();
+        Runnel runnel = started(client().driver(lossy).queue("default", 10, Runnel.Delivery.AT_MOST_ONCE)
+                .listener(events).worker(TestArgs.class, counting(runs)));
+        long[] first = insertAll(runnel, "a", "b", "c");
+        Await.until("a claim whose reply was lost", () -> !lossy.lost.isEmpty());
+        long[] second = insertAll(runnel, "d", "e");
+        for (long id : second) {
+            assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.COMPLETED);
+        }
+        runnel.stop(Duration.ofSeconds(5));
+
+        // The claim removed its jobs: at most once, a job whose claim's reply was lost never runs.
+        assertThat(lossy.recoverParams).as("recoveries asked for").isEmpty();
+        assertThat(ids(lossy.lost)).containsExactlyInAnyOrder(first[0], first[1], first[2]);
+        for (long id : first) {
+            assertThat(runs).as("runs of job %d", id).doesNotContainKey(id);
+            assertThat(events.of(id)).isEmpty();
+            assertThat(runnel.jobGet(id)).isEmpty();
+        }
+        for (long id : second) {
+            assertThat(runs.get(id)).as("runs of job %d", id).hasValue(1);
+            assertThat(events.of(id)).singleElement().extracting(JobEvent::type).isEqualTo(JobEvent.Type.COMPLETED);
+        }
     }
 
     @Test
