@@ -33,6 +33,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -335,11 +336,13 @@ public abstract class FailureConformance extends DriverConformance {
     void aLateCompletionOfAnAttemptThatMovedOnIsDroppedAndNotPublished() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
+        CompletionWatch watched = new CompletionWatch(driver);
         // One slot, held by the slow job: the client cannot claim the job again itself.
-        Runnel runnel = started(client().queue("default", 1).listener(events).worker(TestArgs.class, job -> {
-            started.countDown();
-            release.await();
-        }));
+        Runnel runnel = started(client().driver(watched).queue("default", 1).listener(events)
+                .worker(TestArgs.class, job -> {
+                    started.countDown();
+                    release.await();
+                }));
         long id = runnel.insert(new TestArgs("slow", 1)).id();
         started.await();
         // Behind the worker's back the attempt is given up (as the rescuer would) and claimed again.
@@ -347,10 +350,9 @@ public abstract class FailureConformance extends DriverConformance {
         driver.jobSetStateMany(List.of(JobSetStateParams.of(running, JobState.AVAILABLE, T0, null, null, 0)));
         JobRow second = driver.jobClaim(new JobClaimParams("default", 1, T0.plusSeconds(1), "client-b")).getFirst();
         release.countDown();
-        long other = runnel.insert(new TestArgs("after", 2)).id();
-        events.await(other);
-        Await.until("the late write to be made", () -> runnel.jobGet(id).isPresent());
-        Thread.sleep(200); // the completer flushes within 50 ms; give it the chance to err
+        assertThat(watched.awaitAnswered(id)).as("the late completion wrote the job").isFalse();
+        // The stop writes and publishes whatever is left: an event for the dropped write would be out.
+        runnel.stop(Duration.ofSeconds(5));
         assertThat(events.of(id)).isEmpty();
         JobRow row = job(runnel, id);
         assertThat(row.state()).isEqualTo(JobState.RUNNING);
@@ -363,8 +365,10 @@ public abstract class FailureConformance extends DriverConformance {
     void anOutcomeSubmittedAfterTheClientStoppedIsNotStoredNorPublished() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
+        AtomicReference<Thread> worker = new AtomicReference<>();
         Runnel runnel = started(client().queue("default", 5).stopTimeout(Duration.ofMillis(100)).listener(events)
                 .worker(TestArgs.class, job -> {
+                    worker.set(Thread.currentThread());
                     started.countDown();
                     // Ignores cancellation: finishes only when the test says so.
                     while (true) {
@@ -380,7 +384,10 @@ public abstract class FailureConformance extends DriverConformance {
         started.await();
         runnel.stop(Duration.ofMillis(50));
         release.countDown();
-        Thread.sleep(200);
+        // The job's own thread hands its outcome over, and ends once the runtime is done with it.
+        Thread thread = worker.get();
+        thread.join(Await.DEFAULT_TIMEOUT.toMillis());
+        assertThat(thread.isAlive()).as("the job's thread still running").isFalse();
         assertThat(events.of(id)).isEmpty();
         assertThat(job(runnel, id).state()).isEqualTo(JobState.RUNNING);
     }
