@@ -148,11 +148,15 @@ public abstract class FailureConformance extends DriverConformance {
 
     /**
      * A driver whose first claim that takes jobs commits and then fails as a connection lost
-     * mid-statement does: the runtime cannot tell whether it was applied. It keeps what was lost and
-     * every recovery asked for since.
+     * mid-statement does: the runtime cannot tell whether it was applied. It keeps what was lost,
+     * every recovery asked for since, and the order of claims and recoveries.
      */
     private static final class LostReplyDriver extends ForwardingDriver {
         private final AtomicBoolean loseNext = new AtomicBoolean(true);
+        /** Each claim ({@code claim}) and recovery ({@code recover}) asked for, in order. */
+        final List<String> calls = new CopyOnWriteArrayList<>();
+        /** The lost claim's place in {@link #calls}. */
+        volatile int lostCall = -1;
         volatile JobClaimParams lostParams;
         volatile List<JobRow> lost = List.of();
         final List<JobClaimParams> recoverParams = new CopyOnWriteArrayList<>();
@@ -164,8 +168,11 @@ public abstract class FailureConformance extends DriverConformance {
 
         @Override
         public List<JobRow> jobClaim(JobClaimParams params) {
+            int call = calls.size();
+            calls.add("claim");
             List<JobRow> claimed = super.jobClaim(params);
             if (!claimed.isEmpty() && loseNext.compareAndSet(true, false)) {
+                lostCall = call;
                 lostParams = params;
                 lost = List.copyOf(claimed);
                 throw new RunnelException("the connection broke while the claim's rows were read (test)");
@@ -175,6 +182,7 @@ public abstract class FailureConformance extends DriverConformance {
 
         @Override
         public List<JobRow> jobClaimRecover(JobClaimParams params) {
+            calls.add("recover");
             recoverParams.add(params);
             List<JobRow> found = super.jobClaimRecover(params);
             recovered.addAll(found);
@@ -210,6 +218,7 @@ public abstract class FailureConformance extends DriverConformance {
         runnel.stop(Duration.ofSeconds(5));
 
         assertThat(lossy.lost).as("the claim whose reply was lost").isNotEmpty();
+        assertThat(lossy.calls.get(lossy.lostCall + 1)).as("the next call after the lost claim").isEqualTo("recover");
         assertThat(lossy.recoverParams).as("recoveries asked for").isNotEmpty().containsOnly(lossy.lostParams);
         assertThat(ids(lossy.recovered)).containsExactlyInAnyOrderElementsOf(ids(lossy.lost));
         List<Long> all = new ArrayList<>();
