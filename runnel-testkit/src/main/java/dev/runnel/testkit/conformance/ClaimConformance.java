@@ -103,6 +103,50 @@ public abstract class ClaimConformance extends DriverConformance {
         assertThat(runnel.jobGet(other).orElseThrow().state()).isEqualTo(JobState.AVAILABLE);
     }
 
+    // ---- a claim whose reply was lost ----
+
+    @Test
+    void aClaimWhoseReplyWasLostIsRecoveredWithItsOwnParamsAndNoOtherJob() {
+        Runnel runnel = inserter();
+        InsertOptions due = InsertOptions.builder().scheduledAt(T0.minusSeconds(60)).build();
+        for (int i = 0; i < 7; i++) {
+            insertNamed(runnel, "d" + i, due);
+        }
+        insertNamed(runnel, "o", InsertOptions.builder().queue("other").scheduledAt(T0.minusSeconds(60)).build());
+        // Running jobs that share all but one of the lost claim's queue, time and client.
+        JobRow earlier = driver.jobClaim(new JobClaimParams("default", 1, T0.minusSeconds(1), "client-a")).getFirst();
+        JobRow otherQueue = driver.jobClaim(new JobClaimParams("other", 10, T0, "client-a")).getFirst();
+        JobRow otherClient = driver.jobClaim(new JobClaimParams("default", 1, T0, "client-b")).getFirst();
+
+        JobClaimParams lost = new JobClaimParams("default", 3, T0, "client-a");
+        List<JobRow> claimed = driver.jobClaim(lost);
+        assertThat(claimed).hasSize(3);
+        // The reply never arrived; the same params find the claim's jobs, as they stand.
+        List<JobRow> recovered = driver.jobClaimRecover(lost);
+        assertThat(recovered).extracting(JobRow::id)
+                .containsExactlyInAnyOrderElementsOf(claimed.stream().map(JobRow::id).toList())
+                .doesNotContain(earlier.id(), otherQueue.id(), otherClient.id());
+        assertThat(recovered).allSatisfy(job -> {
+            assertThat(job.state()).isEqualTo(JobState.RUNNING);
+            assertThat(job.queue()).isEqualTo("default");
+            assertThat(job.attempt()).isEqualTo(1);
+            assertThat(job.attemptedAt()).contains(T0);
+            assertThat(job.attemptedBy()).containsExactly("client-a");
+        });
+        assertThat(recovered).containsExactlyInAnyOrderElementsOf(claimed);
+        // Only the jobs still running: one that has finished meanwhile is not the claim's to run.
+        JobRow done = claimed.getFirst();
+        assertThat(driver.jobCompleteMany(JobCompleteManyParams.of(List.of(done), T0.plusSeconds(1))))
+                .containsExactly(done.id());
+        assertThat(driver.jobClaimRecover(lost)).extracting(JobRow::id).containsExactlyInAnyOrderElementsOf(
+                claimed.subList(1, claimed.size()).stream().map(JobRow::id).toList());
+        // A claim that took nothing finds nothing, though the client runs jobs of that queue.
+        assertThat(driver.jobClaimRecover(new JobClaimParams("default", 3, T0.plusNanos(1_000), "client-a"))).isEmpty();
+        assertThat(driver.jobClaimRecover(new JobClaimParams("default", 3, T0, "client-c"))).isEmpty();
+        // The two jobs no claim took are still there for the next one.
+        assertThat(claimQueue("default", 10)).hasSize(2);
+    }
+
     // ---- when a job is due ----
 
     private List<JobRow> claimAt(String queue, int max, Instant now, boolean atMostOnce) {

@@ -11,6 +11,8 @@ import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.Runnel;
+import dev.runnel.driver.ClientDeleteParams;
+import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobDeleteFinalizedParams;
@@ -18,8 +20,11 @@ import dev.runnel.driver.LeaderElectParams;
 import dev.runnel.driver.Lease;
 import dev.runnel.testkit.Await;
 import dev.runnel.testkit.EventRecorder;
+import dev.runnel.testkit.ForwardingDriver;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -58,7 +63,17 @@ public abstract class CleanConformance extends DriverConformance {
     @Test
     void theLeaderDeletesEachFinalStateAfterItsRetentionAndKeepsWhatItIsToldToKeep() {
         EventRecorder events = new EventRecorder();
-        Runnel runnel = started(client().queue("default", 10).listener(events)
+        // The cleaner rounds ended: each ends with its last statement, that of expired clients.
+        AtomicInteger rounds = new AtomicInteger();
+        Driver watched = new ForwardingDriver(driver) {
+            @Override
+            public int clientDeleteExpired(ClientDeleteParams params) {
+                int deleted = super.clientDeleteExpired(params);
+                rounds.incrementAndGet();
+                return deleted;
+            }
+        };
+        Runnel runnel = started(client().driver(watched).queue("default", 10).listener(events)
                 .retention(JobState.COMPLETED, Duration.ofHours(1))
                 .retention(JobState.CANCELLED, Duration.ofHours(3))
                 .retainForever(JobState.DISCARDED)
@@ -83,15 +98,13 @@ public abstract class CleanConformance extends DriverConformance {
         clock.advance(Duration.ofHours(2));
         Await.until("the cancelled job to be deleted", () -> runnel.jobGet(cancelled).isEmpty());
         clock.advance(Duration.ofDays(365));
-        // Give the cleaner a few rounds: it must keep the discarded job, and the one never run.
-        Await.until("a few cleaner rounds", () -> {
-            try {
-                Thread.sleep(300);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return true;
-        });
+        // A whole round a year on must keep the discarded job, and the one never run. The jump ended
+        // the leader's lease, so rounds delete nothing until it is renewed: only a round after counts.
+        Instant yearOn = clock.instant();
+        Await.until("the lease renewed a year on",
+                () -> driver.leaderGet().filter(l -> l.expiresAt().isAfter(yearOn)).isPresent());
+        int ended = rounds.get();
+        Await.until("a whole cleaner round under the renewed lease", () -> rounds.get() >= ended + 2);
         assertThat(runnel.jobGet(discarded)).isPresent();
         assertThat(runnel.jobGet(waiting)).isPresent();
     }

@@ -26,9 +26,14 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -141,30 +146,125 @@ public abstract class FailureConformance extends DriverConformance {
         }
     }
 
-    @Test
-    void theJobsOfAClaimWhoseReplyWasLostAreFoundAgainAndWorked() {
-        AtomicBoolean loseNext = new AtomicBoolean(true);
-        Driver lossy = new ForwardingDriver(driver) {
-            @Override
-            public List<JobRow> jobClaim(JobClaimParams params) {
-                List<JobRow> claimed = super.jobClaim(params);
-                if (!claimed.isEmpty() && loseNext.compareAndSet(true, false)) {
-                    // The statement committed; its reply never arrives.
-                    throw new RunnelException("the connection broke while the claim's rows were read (test)");
-                }
-                return claimed;
+    /**
+     * A driver whose first claim that takes jobs commits and then fails as a connection lost
+     * mid-statement does: the runtime cannot tell whether it was applied. It keeps what was lost,
+     * every recovery asked for since, and the order of claims and recoveries.
+     */
+    private static final class LostReplyDriver extends ForwardingDriver {
+        private final AtomicBoolean loseNext = new AtomicBoolean(true);
+        /** Each claim ({@code claim}) and recovery ({@code recover}) asked for, in order. */
+        final List<String> calls = new CopyOnWriteArrayList<>();
+        /** The lost claim's place in {@link #calls}. */
+        volatile int lostCall = -1;
+        volatile JobClaimParams lostParams;
+        volatile List<JobRow> lost = List.of();
+        final List<JobClaimParams> recoverParams = new CopyOnWriteArrayList<>();
+        final List<JobRow> recovered = new CopyOnWriteArrayList<>();
+
+        LostReplyDriver(Driver delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public List<JobRow> jobClaim(JobClaimParams params) {
+            int call = calls.size();
+            calls.add("claim");
+            List<JobRow> claimed = super.jobClaim(params);
+            if (!claimed.isEmpty() && loseNext.compareAndSet(true, false)) {
+                lostCall = call;
+                lostParams = params;
+                lost = List.copyOf(claimed);
+                throw new RunnelException("the connection broke while the claim's rows were read (test)");
             }
-        };
+            return claimed;
+        }
+
+        @Override
+        public List<JobRow> jobClaimRecover(JobClaimParams params) {
+            calls.add("recover");
+            recoverParams.add(params);
+            List<JobRow> found = super.jobClaimRecover(params);
+            recovered.addAll(found);
+            return found;
+        }
+    }
+
+    /** A worker that counts each job's runs, by id. */
+    private static Worker<TestArgs> counting(Map<Long, AtomicInteger> runs) {
+        return job -> runs.computeIfAbsent(job.id(), id -> new AtomicInteger()).incrementAndGet();
+    }
+
+    private static List<Long> ids(List<JobRow> jobs) {
+        return jobs.stream().map(JobRow::id).toList();
+    }
+
+    @Test
+    void theJobsOfAClaimWhoseReplyWasLostAreRecoveredAndEachRunsOnce() {
+        LostReplyDriver lossy = new LostReplyDriver(driver);
+        Map<Long, AtomicInteger> runs = new ConcurrentHashMap<>();
         Runnel runnel = started(client().driver(lossy).queue("default", 10).listener(events)
-                .worker(TestArgs.class, job -> {}));
-        long[] ids = insertAll(runnel, "a", "b", "c");
-        for (long id : ids) {
+                .worker(TestArgs.class, counting(runs)));
+        long[] first = insertAll(runnel, "a", "b", "c", "d", "e");
+        for (long id : first) {
             assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.COMPLETED);
+        }
+        // Once the lost claim is found, claims go on as before.
+        long[] second = insertAll(runnel, "f", "g");
+        for (long id : second) {
+            assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.COMPLETED);
+        }
+        // Stopped, it runs nothing more: a job run twice, however late, is counted by now.
+        runnel.stop(Duration.ofSeconds(5));
+
+        assertThat(lossy.lost).as("the claim whose reply was lost").isNotEmpty();
+        assertThat(lossy.calls.get(lossy.lostCall + 1)).as("the next call after the lost claim").isEqualTo("recover");
+        assertThat(lossy.recoverParams).as("recoveries asked for").isNotEmpty().containsOnly(lossy.lostParams);
+        assertThat(ids(lossy.recovered)).containsExactlyInAnyOrderElementsOf(ids(lossy.lost));
+        List<Long> all = new ArrayList<>();
+        for (long id : first) {
+            all.add(id);
+        }
+        for (long id : second) {
+            all.add(id);
+        }
+        assertThat(runs.keySet()).containsExactlyInAnyOrderElementsOf(all);
+        for (long id : all) {
+            assertThat(runs.get(id)).as("runs of job %d", id).hasValue(1);
+            assertThat(events.of(id)).as("events of job %d", id).singleElement().extracting(JobEvent::type)
+                    .isEqualTo(JobEvent.Type.COMPLETED);
             JobRow row = job(runnel, id);
             assertThat(row.state()).isEqualTo(JobState.COMPLETED);
             assertThat(row.attempt()).isEqualTo(1);
         }
-        assertThat(loseNext).isFalse();
+    }
+
+    @Test
+    void atMostOnceAClaimWhoseReplyWasLostIsNotLookedForAndNoJobRunsTwice() {
+        LostReplyDriver lossy = new LostReplyDriver(driver);
+        Map<Long, AtomicInteger> runs = new ConcurrentHashMap<>();
+        Runnel runnel = started(client().driver(lossy).queue("default", 10, Runnel.Delivery.AT_MOST_ONCE)
+                .listener(events).worker(TestArgs.class, counting(runs)));
+        long[] first = insertAll(runnel, "a", "b", "c");
+        Await.until("a claim whose reply was lost", () -> !lossy.lost.isEmpty());
+        long[] second = insertAll(runnel, "d", "e");
+        for (long id : second) {
+            assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.COMPLETED);
+        }
+        runnel.stop(Duration.ofSeconds(5));
+
+        // The claim removed its jobs: at most once, a job whose claim's reply was lost never runs.
+        assertThat(lossy.recoverParams).as("recoveries asked for").isEmpty();
+        assertThat(ids(lossy.lost)).containsExactlyInAnyOrder(first[0], first[1], first[2]);
+        for (long id : first) {
+            assertThat(runs).as("runs of job %d", id).doesNotContainKey(id);
+            assertThat(events.of(id)).isEmpty();
+            assertThat(runnel.jobGet(id)).isEmpty();
+        }
+        for (long id : second) {
+            assertThat(runs.get(id)).as("runs of job %d", id).hasValue(1);
+            assertThat(events.of(id)).singleElement().extracting(JobEvent::type).isEqualTo(JobEvent.Type.COMPLETED);
+        }
     }
 
     @Test
@@ -245,11 +345,13 @@ public abstract class FailureConformance extends DriverConformance {
     void aLateCompletionOfAnAttemptThatMovedOnIsDroppedAndNotPublished() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
+        CompletionWatch watched = new CompletionWatch(driver);
         // One slot, held by the slow job: the client cannot claim the job again itself.
-        Runnel runnel = started(client().queue("default", 1).listener(events).worker(TestArgs.class, job -> {
-            started.countDown();
-            release.await();
-        }));
+        Runnel runnel = started(client().driver(watched).queue("default", 1).listener(events)
+                .worker(TestArgs.class, job -> {
+                    started.countDown();
+                    release.await();
+                }));
         long id = runnel.insert(new TestArgs("slow", 1)).id();
         started.await();
         // Behind the worker's back the attempt is given up (as the rescuer would) and claimed again.
@@ -257,10 +359,9 @@ public abstract class FailureConformance extends DriverConformance {
         driver.jobSetStateMany(List.of(JobSetStateParams.of(running, JobState.AVAILABLE, T0, null, null, 0)));
         JobRow second = driver.jobClaim(new JobClaimParams("default", 1, T0.plusSeconds(1), "client-b")).getFirst();
         release.countDown();
-        long other = runnel.insert(new TestArgs("after", 2)).id();
-        events.await(other);
-        Await.until("the late write to be made", () -> runnel.jobGet(id).isPresent());
-        Thread.sleep(200); // the completer flushes within 50 ms; give it the chance to err
+        assertThat(watched.awaitAnswered(id)).as("the late completion wrote the job").isFalse();
+        // The stop writes and publishes whatever is left: an event for the dropped write would be out.
+        runnel.stop(Duration.ofSeconds(5));
         assertThat(events.of(id)).isEmpty();
         JobRow row = job(runnel, id);
         assertThat(row.state()).isEqualTo(JobState.RUNNING);
@@ -273,8 +374,10 @@ public abstract class FailureConformance extends DriverConformance {
     void anOutcomeSubmittedAfterTheClientStoppedIsNotStoredNorPublished() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
+        AtomicReference<Thread> worker = new AtomicReference<>();
         Runnel runnel = started(client().queue("default", 5).stopTimeout(Duration.ofMillis(100)).listener(events)
                 .worker(TestArgs.class, job -> {
+                    worker.set(Thread.currentThread());
                     started.countDown();
                     // Ignores cancellation: finishes only when the test says so.
                     while (true) {
@@ -290,7 +393,10 @@ public abstract class FailureConformance extends DriverConformance {
         started.await();
         runnel.stop(Duration.ofMillis(50));
         release.countDown();
-        Thread.sleep(200);
+        // The job's own thread hands its outcome over, and ends once the runtime is done with it.
+        Thread thread = worker.get();
+        thread.join(Await.DEFAULT_TIMEOUT.toMillis());
+        assertThat(thread.isAlive()).as("the job's thread still running").isFalse();
         assertThat(events.of(id)).isEmpty();
         assertThat(job(runnel, id).state()).isEqualTo(JobState.RUNNING);
     }

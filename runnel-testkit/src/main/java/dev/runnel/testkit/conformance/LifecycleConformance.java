@@ -12,9 +12,12 @@ import dev.runnel.JobSnooze;
 import dev.runnel.JobState;
 import dev.runnel.Runnel;
 import dev.runnel.Worker;
+import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.testkit.Await;
 import dev.runnel.testkit.EventRecorder;
+import dev.runnel.testkit.ForwardingDriver;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -391,10 +394,24 @@ public abstract class LifecycleConformance extends DriverConformance {
 
     @Test
     void scheduledJobRunsOnceDue() {
-        Runnel runnel = run(job -> {});
+        // The scheduler's rounds, once each has come back.
+        AtomicInteger rounds = new AtomicInteger();
+        Driver watched = new ForwardingDriver(driver) {
+            @Override
+            public int jobScheduleDue(JobScheduleParams params) {
+                int moved = super.jobScheduleDue(params);
+                rounds.incrementAndGet();
+                return moved;
+            }
+        };
+        Runnel runnel = started(client().driver(watched).queue("default", 10).worker(TestArgs.class, job -> {})
+                .listener(events));
         long id = runnel.insert(new TestArgs("later", 1), InsertOptions.builder().scheduledAt(T0.plusSeconds(90)).build()).id();
         long now = runnel.insert(new TestArgs("now", 2)).id();
+        int before = rounds.get();
         events.await(now);
+        // A whole scheduler round since the inserts, and a claim: had either taken it early, it shows.
+        Await.until("a whole scheduler round after the inserts", () -> rounds.get() >= before + 2);
         assertThat(events.of(id)).isEmpty();
         assertThat(job(runnel, id).state()).isEqualTo(JobState.SCHEDULED);
         clock.advance(Duration.ofSeconds(90));

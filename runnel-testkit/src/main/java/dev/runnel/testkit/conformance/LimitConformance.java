@@ -10,15 +10,19 @@ import dev.runnel.JobState;
 import dev.runnel.NotFoundException;
 import dev.runnel.Runnel;
 import dev.runnel.RunnelBuilder;
+import dev.runnel.RuntimeListener;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.LeaderElectParams;
 import dev.runnel.driver.Lease;
+import dev.runnel.testkit.Await;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -133,8 +137,16 @@ public abstract class LimitConformance extends DriverConformance {
                 }));
         insertJobs(4, 0);
         assertThat(holding.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-        Runnel survivor = started(limitedWorker(5, 2).clientId("survivor"));
-        Thread.sleep(300);
+        List<Integer> claimed = new CopyOnWriteArrayList<>();
+        Runnel survivor = started(limitedWorker(5, 2).clientId("survivor").runtimeListener(new RuntimeListener() {
+            @Override
+            public void claimed(String queue, int requested, int got, Duration took) {
+                claimed.add(got);
+            }
+        }));
+        Await.until("two claims by the survivor", () -> claimed.size() >= 2);
+        assertThat(claimed).as("jobs the survivor claimed while the dead client's jobs hold the limit")
+                .containsOnly(0);
         assertThat(done.get()).as("nothing runs while the dead client's jobs hold the limit").isZero();
         cut.kill();
         // Its heartbeat and lease run out by the cluster's clock; the survivor leads, rescues its two
@@ -166,8 +178,17 @@ public abstract class LimitConformance extends DriverConformance {
 
     @Test
     void aRateLimitHoldsOverEveryWindowAcrossThreeClients() throws Exception {
+        List<AtomicInteger> claims = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            started(limitedWorker(10, 0).rateLimit("default", 5, Duration.ofSeconds(1)));
+            AtomicInteger made = new AtomicInteger();
+            claims.add(made);
+            started(limitedWorker(10, 0).rateLimit("default", 5, Duration.ofSeconds(1))
+                    .runtimeListener(new RuntimeListener() {
+                        @Override
+                        public void claimed(String queue, int requested, int claimed, Duration took) {
+                            made.incrementAndGet();
+                        }
+                    }));
         }
         insertJobs(200, 0);
         // Time moves only as the test moves it: 5 s in steps of 100 ms, each long enough for the
@@ -176,7 +197,10 @@ public abstract class LimitConformance extends DriverConformance {
             Thread.sleep(40);
             clock.advance(Duration.ofMillis(100));
         }
-        Thread.sleep(200);
+        // Every client's claims at the last time, begun after it was set: a start too many is in by then.
+        int[] before = claims.stream().mapToInt(AtomicInteger::get).toArray();
+        Await.until("two claims by each client at the last time",
+                () -> IntStream.range(0, 3).allMatch(i -> claims.get(i).get() >= before[i] + 2));
         List<Instant> starts = driver.jobList(JobQuery.all().limit(1_000)).stream()
                 .flatMap(j -> j.attemptedAt().stream()).sorted().toList();
         // About five a second over five seconds and more: the rate, not the slots, sets the pace.
@@ -238,7 +262,7 @@ public abstract class LimitConformance extends DriverConformance {
 
     @Test
     void smallTenantsFinishWhileABigTenantsBacklogIsStillWorked() throws Exception {
-        List<String> finished = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> finished = new CopyOnWriteArrayList<>();
         Runnel worker = started(client().queue("default", 4).keyLimit("default", dev.runnel.KeyLimit.byArgs("name", 4))
                 .worker(TestArgs.class, job -> {
                     Thread.sleep(job.args().value());

@@ -16,10 +16,12 @@ import dev.runnel.PeriodicJob;
 import dev.runnel.PeriodicJob.CatchUp;
 import dev.runnel.PeriodicRow;
 import dev.runnel.Runnel;
+import dev.runnel.driver.Driver;
 import dev.runnel.driver.LeaderElectParams;
 import dev.runnel.driver.Lease;
 import dev.runnel.driver.PeriodicEnqueueParams;
 import dev.runnel.testkit.Await;
+import dev.runnel.testkit.ForwardingDriver;
 import dev.runnel.testkit.KillableDriver;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
@@ -35,6 +37,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -77,6 +80,30 @@ public abstract class PeriodicConformance extends DriverConformance {
             return JSON.readTree(job.metadata());
         } catch (java.io.IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A client's driver that counts the enqueuer's rounds: each starts by listing the periodic jobs. */
+    private static final class RoundCounter extends ForwardingDriver {
+        private final AtomicInteger started = new AtomicInteger();
+
+        RoundCounter(Driver delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public List<PeriodicRow> periodicList() {
+            started.incrementAndGet();
+            return super.periodicList();
+        }
+
+        /**
+         * Waits until a whole round has run that started after this call: the one after it has
+         * begun. Anything that round would enqueue wrongly is in the table by then.
+         */
+        void awaitWholeRound() {
+            int now = started.get();
+            Await.until("a whole round of the periodic enqueuer", () -> started.get() >= now + 2);
         }
     }
 
@@ -161,9 +188,12 @@ public abstract class PeriodicConformance extends DriverConformance {
         // the changes forced below: whoever leads, each tick must be enqueued once.
         PeriodicJob job = every10("tick");
         Map<String, KillableDriver> cuts = new LinkedHashMap<>();
+        Map<String, RoundCounter> rounds = new LinkedHashMap<>();
         Map<String, Runnel> clients = new LinkedHashMap<>();
         for (String id : List.of("a", "b", "c")) {
-            KillableDriver cut = new KillableDriver(driver);
+            RoundCounter counter = new RoundCounter(driver);
+            rounds.put(id, counter);
+            KillableDriver cut = new KillableDriver(counter);
             cuts.put(id, cut);
             clients.put(id, started(client().driver(cut).clientId(id).periodic(job)));
         }
@@ -191,8 +221,9 @@ public abstract class PeriodicConformance extends DriverConformance {
         for (int k = 10; k <= 12; k++) {
             step(k, expected);
         }
-        assertThat(leader()).isNotEqualTo(second);
-        Thread.sleep(300); // rounds enough (every 20 ms) for any extra enqueue to show
+        String last = leader();
+        assertThat(last).isNotEqualTo(second);
+        rounds.get(last).awaitWholeRound();
         assertThat(ticks("tick")).containsExactlyElementsOf(expected);
         assertThat(starts("tick")).isZero();
     }
@@ -297,7 +328,8 @@ public abstract class PeriodicConformance extends DriverConformance {
     @Test
     void periodicJobsAreAddedPausedResumedEditedAndRemovedAtRuntimeFromAClientThatDoesNotLead() throws Exception {
         // A canary the leader always enqueues: once its tick is in, the leader has been at that time.
-        started(client().clientId("leader").periodic(every10("zz-canary")));
+        RoundCounter rounds = new RoundCounter(driver);
+        started(client().driver(rounds).clientId("leader").periodic(every10("zz-canary")));
         Periodic ops = inserter().periodic(); // never started: it only inserts
         clock.set(at(5));
         assertThat(ops.upsert(every10("report"))).isTrue();
@@ -338,7 +370,7 @@ public abstract class PeriodicConformance extends DriverConformance {
         ops.upsert(PeriodicJob.every("report", Duration.ofSeconds(7), new TestArgs("report", 0)));
         round(70, false);
         awaitTick("report", at(68));
-        Thread.sleep(100); // rounds enough (every 20 ms) for any extra enqueue to show
+        rounds.awaitWholeRound();
         assertThat(ticks("report")).containsExactly(at(10), at(30), at(40), at(60), at(68));
     }
 

@@ -9,16 +9,39 @@ import dev.runnel.JobState;
 import dev.runnel.NotFoundException;
 import dev.runnel.QueueRow;
 import dev.runnel.Runnel;
+import dev.runnel.RuntimeListener;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.testkit.Await;
 import dev.runnel.testkit.EventRecorder;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /** Queues: registered by the clients that work them, paused and resumed cluster-wide. */
 public abstract class QueueConformance extends DriverConformance {
     private final EventRecorder events = new EventRecorder();
+    private final Claims claims = new Claims();
+
+    /** How many jobs each claim a client made got, in order. */
+    private static final class Claims implements RuntimeListener {
+        private final List<Integer> claimed = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void claimed(String queue, int requested, int claimed, Duration took) {
+            this.claimed.add(claimed);
+        }
+
+        int made() {
+            return claimed.size();
+        }
+
+        /** The jobs claimed by the claims after the first {@code claims}. */
+        int jobsSince(int claims) {
+            return claimed.subList(claims, claimed.size()).stream().mapToInt(Integer::intValue).sum();
+        }
+    }
 
     @Test
     void aStartedClientRegistersTheQueuesItWorks() {
@@ -35,7 +58,7 @@ public abstract class QueueConformance extends DriverConformance {
     void aPausedQueueClaimsNothingWhileItsRunningJobFinishesAndResumingWakesIt() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Runnel runnel = started(client().queue("default", 5).listener(events)
+        Runnel runnel = started(client().queue("default", 5).listener(events).runtimeListener(claims)
                 // Slow polls: only a claim made after the resume can run the waiting job.
                 .fetchPollInterval(Duration.ofMillis(300))
                 .worker(TestArgs.class, job -> {
@@ -48,10 +71,14 @@ public abstract class QueueConformance extends DriverConformance {
         started.await();
         runnel.queues().pause("default");
         assertThat(runnel.queues().get("default").orElseThrow().pausedAt()).contains(T0);
+        int before = claims.made();
         long waiting = runnel.insert(new TestArgs("waiting", 2)).id();
         release.countDown();
         assertThat(events.await(running).type()).isEqualTo(JobEvent.Type.COMPLETED);
-        Thread.sleep(700); // two polls and an insert signal: all find the queue paused
+        int finished = claims.made();
+        // The insert's signal, and polls once the running job has finished: all find the queue paused.
+        Await.until("two claims after the running job finished", () -> claims.made() >= Math.max(before + 3, finished + 2));
+        assertThat(claims.jobsSince(before)).as("jobs claimed from the paused queue").isZero();
         assertThat(runnel.jobGet(waiting).orElseThrow().state()).isEqualTo(JobState.AVAILABLE);
         // Whoever claims, the pause holds: it is in the claim itself.
         assertThat(driver.jobClaim(new JobClaimParams("default", 10, T0, "someone-else"))).isEmpty();
@@ -67,18 +94,15 @@ public abstract class QueueConformance extends DriverConformance {
         // An insert-only client, as an operator's tool would be, pauses the queue.
         inserter().queues().pause("default");
         long id = inserter().insert(new TestArgs("held", 1)).id();
-        Runnel second = started(client().queue("default", 2).listener(events).worker(TestArgs.class, job -> {}));
-        second.insert(new TestArgs("wake", 2));
+        Runnel second = started(client().queue("default", 2).listener(events).runtimeListener(claims)
+                .worker(TestArgs.class, job -> {}));
+        int before = claims.made();
+        long wake = second.insert(new TestArgs("wake", 2)).id();
         assertThat(second.queues().get("default").orElseThrow().paused()).isTrue();
-        Await.until("a few claims", () -> {
-            try {
-                Thread.sleep(300);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return true;
-        });
+        Await.until("two claims after the insert", () -> claims.made() >= before + 2);
+        assertThat(claims.jobsSince(0)).as("jobs claimed from the paused queue").isZero();
         assertThat(events.of(id)).isEmpty();
+        assertThat(events.of(wake)).isEmpty();
         inserter().queues().resume("default");
         assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.COMPLETED);
     }
