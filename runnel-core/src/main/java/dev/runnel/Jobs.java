@@ -3,6 +3,8 @@ package dev.runnel;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.JobCountParams;
+import dev.runnel.driver.JobDeleteManyParams;
+import dev.runnel.driver.JobRetryManyParams;
 import dev.runnel.internal.CancelWatcher;
 import dev.runnel.internal.JobSearch;
 import java.time.Clock;
@@ -125,7 +127,7 @@ public final class Jobs {
      */
     public JobRow retry(long id) {
         require(id);
-        if (driver.jobRetryMany(new long[] {id}, clock.instant()).length == 0) {
+        if (driver.jobRetryMany(new JobRetryManyParams(new long[] {id}, clock.instant())).length == 0) {
             JobRow job = require(id);
             if (job.state() == JobState.RUNNING) {
                 throw new RunnelException("job " + id + " is running: a running job cannot be retried; cancel it,"
@@ -146,7 +148,7 @@ public final class Jobs {
     /** Deletes job {@code id}. Refuses a running job ({@link RunnelException}: cancel it first). */
     public void delete(long id) {
         JobRow job = require(id);
-        if (driver.jobDeleteMany(new long[] {id}).length == 0) {
+        if (driver.jobDeleteMany(new JobDeleteManyParams(new long[] {id})).length == 0) {
             throw new RunnelException("job " + id + " is " + job.state().dbName() + ": a running job cannot be"
                     + " deleted; cancel it, or wait for its outcome");
         }
@@ -165,12 +167,12 @@ public final class Jobs {
      * by another job; returns how many.
      */
     public int retry(JobQuery query) {
-        return each(query, ids -> driver.jobRetryMany(ids, clock.instant()).length);
+        return each(query, ids -> driver.jobRetryMany(new JobRetryManyParams(ids, clock.instant())).length);
     }
 
     /** Deletes every job {@code query} matches that is not running; returns how many. */
     public int delete(JobQuery query) {
-        return each(query, ids -> driver.jobDeleteMany(ids).length);
+        return each(query, ids -> driver.jobDeleteMany(new JobDeleteManyParams(ids)).length);
     }
 
     private int cancelMany(long[] ids) {

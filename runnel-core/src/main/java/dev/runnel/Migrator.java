@@ -2,6 +2,7 @@ package dev.runnel;
 
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.Migration;
+import dev.runnel.driver.MigrationApplyParams;
 import dev.runnel.driver.MigrationRecord;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -58,7 +59,7 @@ public final class Migrator {
         Map<Integer, MigrationRecord> applied = appliedChecked();
         List<Integer> done = new ArrayList<>();
         for (Migration m : driver.migrations()) {
-            if (m.version() <= target && !applied.containsKey(m.version()) && driver.migrationApply(m, true)) {
+            if (m.version() <= target && !applied.containsKey(m.version()) && driver.migrationApply(new MigrationApplyParams(m, true))) {
                 done.add(m.version());
             }
         }
@@ -75,7 +76,7 @@ public final class Migrator {
         List<Integer> done = new ArrayList<>();
         for (int i = all.size() - 1; i >= 0 && done.size() < steps; i--) {
             Migration m = all.get(i);
-            if (applied.containsKey(m.version()) && driver.migrationApply(m, false)) {
+            if (applied.containsKey(m.version()) && driver.migrationApply(new MigrationApplyParams(m, false))) {
                 done.add(m.version());
             }
         }

@@ -2,6 +2,7 @@ package dev.runnel;
 
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.PeriodicPauseParams;
+import dev.runnel.driver.PeriodicRemoveParams;
 import dev.runnel.internal.ArgsCodec;
 import dev.runnel.internal.PeriodicDefinitions;
 import java.time.Clock;
@@ -59,7 +60,7 @@ public final class Periodic {
 
     /** Removes periodic job {@code name}; throws {@link NotFoundException} when there is none. */
     public void remove(String name) {
-        if (!driver.periodicRemove(PeriodicJob.validateName(name), clock.instant())) {
+        if (!driver.periodicRemove(new PeriodicRemoveParams(PeriodicJob.validateName(name), clock.instant()))) {
             throw notFound(name);
         }
     }

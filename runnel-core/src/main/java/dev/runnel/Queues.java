@@ -1,7 +1,10 @@
 package dev.runnel;
 
 import dev.runnel.driver.Driver;
+import dev.runnel.driver.QueueGlobalLimitParams;
+import dev.runnel.driver.QueueKeyLimitParams;
 import dev.runnel.driver.QueuePauseParams;
+import dev.runnel.driver.QueueRateLimitParams;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -86,7 +89,7 @@ public final class Queues {
      */
     public void setRateLimit(String name, int jobs, Duration period) {
         RateLimit rate = new RateLimit(jobs, period);
-        if (!driver.queueSetRateLimit(InsertOptions.validateQueue(name), Optional.of(rate), clock.instant())) {
+        if (!driver.queueSetRateLimit(new QueueRateLimitParams(InsertOptions.validateQueue(name), Optional.of(rate), clock.instant()))) {
             throw notFound(name);
         }
         wake.accept(name);
@@ -94,7 +97,7 @@ public final class Queues {
 
     /** Lifts queue {@code name}'s rate limit; throws {@link NotFoundException} when there is no such queue. */
     public void clearRateLimit(String name) {
-        if (!driver.queueSetRateLimit(InsertOptions.validateQueue(name), Optional.empty(), clock.instant())) {
+        if (!driver.queueSetRateLimit(new QueueRateLimitParams(InsertOptions.validateQueue(name), Optional.empty(), clock.instant()))) {
             throw notFound(name);
         }
         wake.accept(name);
@@ -110,7 +113,7 @@ public final class Queues {
         if (limit == null) {
             throw new IllegalArgumentException("keyLimit must not be null");
         }
-        if (!driver.queueSetKeyLimit(InsertOptions.validateQueue(name), Optional.of(limit), clock.instant())) {
+        if (!driver.queueSetKeyLimit(new QueueKeyLimitParams(InsertOptions.validateQueue(name), Optional.of(limit), clock.instant()))) {
             throw notFound(name);
         }
         wake.accept(name);
@@ -118,14 +121,14 @@ public final class Queues {
 
     /** Lifts queue {@code name}'s per-key limit; throws {@link NotFoundException} when there is no such queue. */
     public void clearKeyLimit(String name) {
-        if (!driver.queueSetKeyLimit(InsertOptions.validateQueue(name), Optional.empty(), clock.instant())) {
+        if (!driver.queueSetKeyLimit(new QueueKeyLimitParams(InsertOptions.validateQueue(name), Optional.empty(), clock.instant()))) {
             throw notFound(name);
         }
         wake.accept(name);
     }
 
     private void setLimit(String name, OptionalInt limit) {
-        if (!driver.queueSetGlobalLimit(InsertOptions.validateQueue(name), limit, clock.instant())) {
+        if (!driver.queueSetGlobalLimit(new QueueGlobalLimitParams(InsertOptions.validateQueue(name), limit, clock.instant()))) {
             throw notFound(name);
         }
         wake.accept(name);

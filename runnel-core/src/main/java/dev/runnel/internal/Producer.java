@@ -5,6 +5,7 @@ import dev.runnel.QueueExecutor;
 import dev.runnel.RunnelConnectException;
 import dev.runnel.driver.DataRejectedException;
 import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobCancelRequestedParams;
 import dev.runnel.driver.JobClaimParams;
 import java.time.Clock;
 import java.time.Duration;
@@ -540,7 +541,8 @@ public final class Producer implements Service {
         aheadLimit = 0;
         Set<Long> cancelled = new HashSet<>();
         try {
-            for (long id : driver.jobCancelRequested(back.stream().mapToLong(j -> j.row.id()).toArray())) {
+            long[] ids = back.stream().mapToLong(j -> j.row.id()).toArray();
+            for (long id : driver.jobCancelRequested(new JobCancelRequestedParams(ids))) {
                 cancelled.add(id);
             }
         } catch (RuntimeException e) {

@@ -9,6 +9,7 @@ import dev.runnel.NotFoundException;
 import dev.runnel.Runnel;
 import dev.runnel.RunnelException;
 import dev.runnel.driver.AuditInsertParams;
+import dev.runnel.driver.AuditListParams;
 import dev.runnel.web.WebUser;
 import java.time.Clock;
 import java.time.Duration;
@@ -204,7 +205,7 @@ final class Operations {
     }
 
     List<AuditRow> audit(long beforeId, int limit) {
-        return runnel.driver().auditList(beforeId, limit);
+        return runnel.driver().auditList(new AuditListParams(beforeId, limit));
     }
 
     private void audit(WebUser user, String action, String target, long count) {
