@@ -1,6 +1,7 @@
 package dev.runnel.sqlite;
 
 import dev.runnel.driver.Migration;
+import dev.runnel.driver.MigrationFiles;
 import dev.runnel.driver.MigrationRecord;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
@@ -23,11 +24,18 @@ final class SqliteMigrations {
 
     private final SqliteConnections connections;
     private final SqlFile migrationSql;
+    private final List<Migration> migrations;
 
     SqliteMigrations(SqliteConnections connections) {
         this.connections = connections;
+        this.migrations = MigrationFiles.load(name -> SqliteMigrations.class.getResourceAsStream("migration/" + name));
         this.migrationSql = SqlFile.parse("migration.sql", SqliteMigrations.class.getResourceAsStream("migration.sql"),
                 STATEMENTS);
+    }
+
+    /** Every migration this driver knows, by ascending version. */
+    List<Migration> all() {
+        return migrations;
     }
 
     List<MigrationRecord> applied() {
