@@ -1,5 +1,7 @@
 package dev.runnel.sqlite;
 
+import static dev.runnel.sqlite.JobSql.P.*;
+
 import dev.runnel.InsertResult;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
@@ -17,6 +19,7 @@ import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.QueueLimits;
 import dev.runnel.driver.RescuedJob;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
 import java.sql.Connection;
@@ -29,7 +32,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 
 /**
  * The job operations of {@link SqliteDriver}, from {@code job.sql}: inserts (in
@@ -37,16 +39,13 @@ import java.util.Set;
  * {@link SqliteCleaner}). Every write goes through the one writer connection.
  */
 final class SqliteJobs {
-    private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUniform", "JobInsertReturning", "JobUniqueHolder", "LastInsertId",
-            "JobClaim", "JobClaimLimited", "JobClaimKeyed", "KeyRateClaimed", "KeyRateRead", "KeyRateWrite", "QueueRateRead", "QueueRateStarted", "JobClaimAtMostOnce", "JobClaimRecover", "JobCompleteMany", "JobSetState", "JobReinsert", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobIdRange", "JobCreatedAtFrom");
-
-    private final SqlFile sql;
+    private final SqlFile<JobSql> sql;
     private final SqliteConnections connections;
     private final SqliteInserts inserts;
     private final SqliteCleaner cleaner;
 
     SqliteJobs(SqliteConnections connections) {
-        this.sql = SqlFile.parse("job.sql", SqliteJobs.class.getResourceAsStream("job.sql"), STATEMENTS);
+        this.sql = SqlFile.parse("job.sql", JobSql.class.getResourceAsStream("job.sql"), JobSql.class);
         this.connections = connections;
         this.inserts = new SqliteInserts(sql, connections);
         this.cleaner = new SqliteCleaner(connections, sql);
@@ -69,16 +68,18 @@ final class SqliteJobs {
             jobs = connections.write(s -> {
                 PreparedStatement claim;
                 if (params.atMostOnce()) {
-                    claim = s.prepare(sql.get("JobClaimAtMostOnce"));
-                    claim.setLong(1, now);
-                    claim.setString(2, params.queue());
-                    claim.setInt(3, params.max());
+                    Sql jobClaimAtMostOnce = sql.get(JobSql.JobClaimAtMostOnce);
+                    claim = s.prepare(jobClaimAtMostOnce.text());
+                    jobClaimAtMostOnce.setLong(claim, NOW, now);
+                    jobClaimAtMostOnce.setString(claim, QUEUE, params.queue());
+                    jobClaimAtMostOnce.setInt(claim, MAX, params.max());
                 } else {
-                    claim = s.prepare(sql.get("JobClaim"));
-                    claim.setLong(1, now);
-                    claim.setString(2, params.clientId());
-                    claim.setString(3, params.queue());
-                    claim.setInt(4, params.max());
+                    Sql jobClaim = sql.get(JobSql.JobClaim);
+                    claim = s.prepare(jobClaim.text());
+                    jobClaim.setLong(claim, NOW, now);
+                    jobClaim.setString(claim, CLIENT_ID, params.clientId());
+                    jobClaim.setString(claim, QUEUE, params.queue());
+                    jobClaim.setInt(claim, MAX, params.max());
                 }
                 return claimed(claim, params);
             });
@@ -90,28 +91,31 @@ final class SqliteJobs {
     /** Adds the claim's starts to each of its keys' kept start times (under the writer lock). */
     private void keyRateStarted(SqliteConnections.Session s, String queue, RateLimit rate, List<JobRow> rows, long now)
             throws SQLException {
-        PreparedStatement keys = s.prepare(sql.get("KeyRateClaimed"));
-        keys.setString(1, SqliteBatch.encodeIds(rows.stream().mapToLong(JobRow::id).toArray()));
+        Sql keyRateClaimed = sql.get(JobSql.KeyRateClaimed);
+        PreparedStatement keys = s.prepare(keyRateClaimed.text());
+        keyRateClaimed.setString(keys, IDS, SqliteBatch.encodeIds(rows.stream().mapToLong(JobRow::id).toArray()));
         java.util.Map<String, Integer> started = new java.util.LinkedHashMap<>();
         try (ResultSet rs = keys.executeQuery()) {
             while (rs.next()) {
                 started.put(rs.getString(1), rs.getInt(2));
             }
         }
-        PreparedStatement read = s.prepare(sql.get("KeyRateRead"));
-        PreparedStatement write = s.prepare(sql.get("KeyRateWrite"));
+        Sql keyRateRead = sql.get(JobSql.KeyRateRead);
+        PreparedStatement read = s.prepare(keyRateRead.text());
+        Sql keyRateWrite = sql.get(JobSql.KeyRateWrite);
+        PreparedStatement write = s.prepare(keyRateWrite.text());
         for (java.util.Map.Entry<String, Integer> key : started.entrySet()) {
-            read.setString(1, queue);
-            read.setString(2, key.getKey());
+            keyRateRead.setString(read, QUEUE, queue);
+            keyRateRead.setString(read, KEY, key.getKey());
             long[] starts = new long[0];
             try (ResultSet rs = read.executeQuery()) {
                 if (rs.next()) {
                     starts = SqliteBatch.decodeLongs(rs.getString(1));
                 }
             }
-            write.setString(1, queue);
-            write.setString(2, key.getKey());
-            write.setString(3, SqliteBatch.encodeIds(QueueLimits.afterStarting(rate, starts, now, key.getValue())));
+            keyRateWrite.setString(write, QUEUE, queue);
+            keyRateWrite.setString(write, KEY, key.getKey());
+            keyRateWrite.setString(write, STARTS, SqliteBatch.encodeIds(QueueLimits.afterStarting(rate, starts, now, key.getValue())));
             write.executeUpdate();
         }
     }
@@ -135,8 +139,9 @@ final class SqliteJobs {
         long[] starts = new long[0];
         OptionalInt keyLimit = OptionalInt.empty();
         Optional<RateLimit> keyRate = Optional.empty();
-        PreparedStatement read = s.prepare(sql.get("QueueRateRead"));
-        read.setString(1, params.queue());
+        Sql queueRateRead = sql.get(JobSql.QueueRateRead);
+        PreparedStatement read = s.prepare(queueRateRead.text());
+        queueRateRead.setString(read, QUEUE, params.queue());
         try (ResultSet rs = read.executeQuery()) {
             if (rs.next()) {
                 rate = QueueLimits.rateLimit(rs, 1);
@@ -149,24 +154,26 @@ final class SqliteJobs {
         if (room == 0) {
             return new ArrayList<>();
         }
-        PreparedStatement claim = s.prepare(sql.get(keyLimit.isPresent() ? "JobClaimKeyed" : "JobClaimLimited"));
-        claim.setLong(1, now);
-        claim.setString(2, params.clientId());
-        claim.setString(3, params.queue());
-        claim.setInt(4, room);
+        Sql q = sql.get(keyLimit.isPresent() ? JobSql.JobClaimKeyed : JobSql.JobClaimLimited);
+        PreparedStatement claim = s.prepare(q.text());
+        q.setLong(claim, NOW, now);
+        q.setString(claim, CLIENT_ID, params.clientId());
+        q.setString(claim, QUEUE, params.queue());
+        q.setInt(claim, MAX, room);
         if (keyLimit.isPresent()) {
-            claim.setInt(5, keyLimit.getAsInt());
-            claim.setLong(6, keyRate.map(r -> now - r.periodMicros()).orElse(Long.MAX_VALUE));
-            claim.setInt(7, keyRate.map(RateLimit::jobs).orElse(Integer.MAX_VALUE));
+            q.setInt(claim, KEY_LIMIT, keyLimit.getAsInt());
+            q.setLong(claim, KEY_RATE_SINCE, keyRate.map(r -> now - r.periodMicros()).orElse(Long.MAX_VALUE));
+            q.setInt(claim, KEY_RATE_JOBS, keyRate.map(RateLimit::jobs).orElse(Integer.MAX_VALUE));
         }
         List<JobRow> rows = claimed(claim, params);
         if (keyLimit.isPresent() && keyRate.isPresent() && !rows.isEmpty()) {
             keyRateStarted(s, params.queue(), keyRate.get(), rows, now);
         }
         if (rate.isPresent() && !rows.isEmpty()) {
-            PreparedStatement started = s.prepare(sql.get("QueueRateStarted"));
-            started.setString(1, SqliteBatch.encodeIds(QueueLimits.afterStarting(rate.get(), starts, now, rows.size())));
-            started.setString(2, params.queue());
+            Sql queueRateStarted = sql.get(JobSql.QueueRateStarted);
+            PreparedStatement started = s.prepare(queueRateStarted.text());
+            queueRateStarted.setString(started, STARTS, SqliteBatch.encodeIds(QueueLimits.afterStarting(rate.get(), starts, now, rows.size())));
+            queueRateStarted.setString(started, QUEUE, params.queue());
             started.executeUpdate();
         }
         return rows;
@@ -174,10 +181,11 @@ final class SqliteJobs {
 
     List<JobRow> claimRecover(JobClaimParams params) {
         List<JobRow> jobs = connections.read(s -> {
-            PreparedStatement recover = s.prepare(sql.get("JobClaimRecover"));
-            recover.setString(1, params.queue());
-            recover.setLong(2, Times.toMicros(params.now()));
-            recover.setString(3, params.clientId());
+            Sql jobClaimRecover = sql.get(JobSql.JobClaimRecover);
+            PreparedStatement recover = s.prepare(jobClaimRecover.text());
+            jobClaimRecover.setString(recover, QUEUE, params.queue());
+            jobClaimRecover.setLong(recover, NOW, Times.toMicros(params.now()));
+            jobClaimRecover.setString(recover, CLIENT_ID, params.clientId());
             List<JobRow> rows = new ArrayList<>();
             try (ResultSet rs = recover.executeQuery()) {
                 while (rs.next()) {
@@ -197,27 +205,29 @@ final class SqliteJobs {
         }
         String json = SqliteBatch.encodeCompletions(params);
         return connections.write(s -> {
-            PreparedStatement complete = s.prepare(sql.get("JobCompleteMany"));
-            complete.setString(1, json);
-            complete.setString(2, params.clientId());
+            Sql jobCompleteMany = sql.get(JobSql.JobCompleteMany);
+            PreparedStatement complete = s.prepare(jobCompleteMany.text());
+            jobCompleteMany.setString(complete, BATCH, json);
+            jobCompleteMany.setString(complete, CLIENT_ID, params.clientId());
             return JdbcIds.read(complete, n);
         });
     }
 
     long[] setStateMany(List<JobSetStateParams> updates) {
         return connections.writeTransaction(s -> {
-            PreparedStatement set = s.prepare(sql.get("JobSetState"));
+            Sql jobSetState = sql.get(JobSql.JobSetState);
+            PreparedStatement set = s.prepare(jobSetState.text());
             for (JobSetStateParams u : updates) {
-                set.setLong(1, u.id());
-                set.setString(2, u.state().dbName());
-                setMicros(set, 3, u.scheduledAt());
-                setMicros(set, 4, u.finalizedAt());
-                set.setInt(5, u.attemptDelta());
-                set.setString(6, u.error()); // null binds SQL NULL
-                set.setInt(7, u.attempt());
-                set.setLong(8, Times.toMicros(u.attemptedAt()));
-                set.setString(9, u.clientId());
-                set.setString(10, u.output());
+                jobSetState.setLong(set, ID, u.id());
+                jobSetState.setString(set, STATE, u.state().dbName());
+                setMicros(jobSetState, set, SCHEDULED_AT, u.scheduledAt());
+                setMicros(jobSetState, set, FINALIZED_AT, u.finalizedAt());
+                jobSetState.setInt(set, ATTEMPT_DELTA, u.attemptDelta());
+                jobSetState.setString(set, ERROR, u.error()); // null binds SQL NULL
+                jobSetState.setInt(set, ATTEMPT, u.attempt());
+                jobSetState.setLong(set, ATTEMPTED_AT, Times.toMicros(u.attemptedAt()));
+                jobSetState.setString(set, CLIENT_ID, u.clientId());
+                jobSetState.setString(set, OUTPUT, u.output());
                 set.addBatch();
             }
             int[] counts = set.executeBatch();
@@ -228,25 +238,26 @@ final class SqliteJobs {
 
     void reinsertMany(List<JobReinsertParams> jobs) {
         connections.writeTransaction(s -> {
-            PreparedStatement insert = s.prepare(sql.get("JobReinsert"));
+            Sql jobReinsert = sql.get(JobSql.JobReinsert);
+            PreparedStatement insert = s.prepare(jobReinsert.text());
             for (JobReinsertParams r : jobs) {
                 JobRow job = r.job();
-                insert.setLong(1, job.id());
-                insert.setString(2, job.kind());
-                insert.setString(3, job.args());
-                insert.setString(4, r.state().dbName());
-                insert.setString(5, job.queue());
-                insert.setInt(6, job.priority());
-                insert.setInt(7, job.attempt());
-                insert.setInt(8, job.maxAttempts());
-                setMicros(insert, 9, job.attemptedAt().orElse(null));
-                insert.setString(10, JobJson.encodeStrings(job.attemptedBy()));
-                insert.setLong(11, Times.toMicros(job.createdAt()));
-                insert.setLong(12, Times.toMicros(job.scheduledAt()));
-                insert.setLong(13, Times.toMicros(r.finalizedAt()));
-                insert.setString(14, r.errorsJson());
-                insert.setString(15, job.metadata());
-                insert.setString(16, JobJson.encodeStrings(job.tags()));
+                jobReinsert.setLong(insert, ID, job.id());
+                jobReinsert.setString(insert, KIND, job.kind());
+                jobReinsert.setString(insert, ARGS, job.args());
+                jobReinsert.setString(insert, STATE, r.state().dbName());
+                jobReinsert.setString(insert, QUEUE, job.queue());
+                jobReinsert.setInt(insert, PRIORITY, job.priority());
+                jobReinsert.setInt(insert, ATTEMPT, job.attempt());
+                jobReinsert.setInt(insert, MAX_ATTEMPTS, job.maxAttempts());
+                setMicros(jobReinsert, insert, ATTEMPTED_AT, job.attemptedAt().orElse(null));
+                jobReinsert.setString(insert, ATTEMPTED_BY, JobJson.encodeStrings(job.attemptedBy()));
+                jobReinsert.setLong(insert, CREATED_AT, Times.toMicros(job.createdAt()));
+                jobReinsert.setLong(insert, SCHEDULED_AT, Times.toMicros(job.scheduledAt()));
+                jobReinsert.setLong(insert, FINALIZED_AT, Times.toMicros(r.finalizedAt()));
+                jobReinsert.setString(insert, ERRORS, r.errorsJson());
+                jobReinsert.setString(insert, METADATA, job.metadata());
+                jobReinsert.setString(insert, TAGS, JobJson.encodeStrings(job.tags()));
                 insert.addBatch();
             }
             insert.executeBatch();
@@ -254,19 +265,20 @@ final class SqliteJobs {
         });
     }
 
-    private static void setMicros(PreparedStatement ps, int index, Instant at) throws SQLException {
+    private static void setMicros(Sql q, PreparedStatement ps, JobSql.P param, Instant at) throws SQLException {
         if (at == null) {
-            ps.setNull(index, Types.INTEGER);
+            q.setNull(ps, param, Types.INTEGER);
         } else {
-            ps.setLong(index, Times.toMicros(at));
+            q.setLong(ps, param, Times.toMicros(at));
         }
     }
 
     int scheduleDue(JobScheduleParams params) {
         return connections.write(s -> {
-            PreparedStatement schedule = s.prepare(sql.get("JobScheduleDue"));
-            schedule.setLong(1, Times.toMicros(params.now()));
-            schedule.setInt(2, params.limit());
+            Sql jobScheduleDue = sql.get(JobSql.JobScheduleDue);
+            PreparedStatement schedule = s.prepare(jobScheduleDue.text());
+            jobScheduleDue.setLong(schedule, NOW, Times.toMicros(params.now()));
+            jobScheduleDue.setInt(schedule, LIMIT, params.limit());
             return schedule.executeUpdate();
         });
     }
@@ -274,15 +286,16 @@ final class SqliteJobs {
     List<RescuedJob> rescueMany(JobRescueParams p) {
         long now = Times.toMicros(p.lease().now());
         return connections.write(s -> {
-            PreparedStatement rescue = s.prepare(sql.get("JobRescueMany"));
-            rescue.setString(1, JobJson.encodeStrings(p.deadClients()));
-            rescue.setLong(2, now);
-            rescue.setLong(3, Times.toMicros(p.staleBefore()));
-            rescue.setInt(4, p.limit());
-            rescue.setInt(5, p.maxRescues());
-            rescue.setString(6, p.lease().now().toString());
-            rescue.setString(7, p.lease().leaderId());
-            rescue.setString(8, p.threshold().toString());
+            Sql jobRescueMany = sql.get(JobSql.JobRescueMany);
+            PreparedStatement rescue = s.prepare(jobRescueMany.text());
+            jobRescueMany.setString(rescue, DEAD_CLIENTS, JobJson.encodeStrings(p.deadClients()));
+            jobRescueMany.setLong(rescue, NOW, now);
+            jobRescueMany.setLong(rescue, STALE_BEFORE, Times.toMicros(p.staleBefore()));
+            jobRescueMany.setInt(rescue, LIMIT, p.limit());
+            jobRescueMany.setInt(rescue, MAX_RESCUES, p.maxRescues());
+            jobRescueMany.setString(rescue, NOW_TEXT, p.lease().now().toString());
+            jobRescueMany.setString(rescue, LEADER_ID, p.lease().leaderId());
+            jobRescueMany.setString(rescue, THRESHOLD, p.threshold().toString());
             List<RescuedJob> rescued = new ArrayList<>();
             try (ResultSet rs = rescue.executeQuery()) {
                 while (rs.next()) {
