@@ -17,7 +17,7 @@ import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
-import dev.runnel.driver.QueueLimits;
+import dev.runnel.driver.LimitedClaim;
 import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
@@ -34,7 +34,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 
 /**
  * The job operations of {@link PostgresDriver}, one statement each, from {@code job.sql}. Batches
@@ -166,67 +165,62 @@ final class PostgresJobs {
         OffsetDateTime now = timestamp(params.now());
         long nowMicros = Times.toMicros(params.now());
         List<JobRow> jobs = connections.transaction("claiming jobs under the queue's limit", c -> {
-            Optional<RateLimit> rate = Optional.empty();
-            long[] starts = new long[0];
-            OptionalInt keyLimit = OptionalInt.empty();
-            Optional<RateLimit> keyRate = Optional.empty();
+            LimitedClaim.Limits limits = LimitedClaim.Limits.NONE;
             Sql lockSql = sql.get(JobSql.JobClaimLimitLock);
             try (PreparedStatement lock = c.prepareStatement(lockSql.text())) {
                 lockSql.setString(lock, QUEUE, params.queue());
                 try (ResultSet rs = lock.executeQuery()) {
                     if (rs.next()) {
-                        rate = QueueLimits.rateLimit(rs, 1);
-                        starts = longs(rs.getArray(3));
-                        keyLimit = QueueLimits.optionalInt(rs, 4);
-                        keyRate = QueueLimits.rateLimit(rs, 5);
+                        limits = LimitedClaim.Limits.read(rs, longs(rs.getArray(3)));
                     }
                 }
             }
-            int room = rate.isPresent() ? Math.min(params.max(), QueueLimits.rateRoom(rate.get(), starts, nowMicros))
-                    : params.max();
-            if (room == 0) {
-                return new ArrayList<JobRow>();
-            }
-            List<JobRow> rows;
-            if (keyLimit.isPresent()) {
-                int perKey = keyLimit.getAsInt();
-                Optional<RateLimit> perKeyRate = keyRate;
-                rows = claimedRows(c, params, JobSql.JobClaimKeyed, (q, ps) -> {
-                    q.setString(ps, QUEUE, params.queue());
-                    q.setInt(ps, MAX, room);
-                    q.setLong(ps, KEY_RATE_SINCE, perKeyRate.map(r -> nowMicros - r.periodMicros()).orElse(Long.MAX_VALUE));
-                    q.setObject(ps, NOW, now);
-                    q.setInt(ps, KEY_LIMIT, perKey);
-                    q.setInt(ps, KEY_RATE_JOBS, perKeyRate.map(RateLimit::jobs).orElse(Integer.MAX_VALUE));
-                    q.setString(ps, CLIENT_ID, params.clientId());
-                });
-                if (perKeyRate.isPresent() && !rows.isEmpty()) {
+            return LimitedClaim.claim(limits, params.max(), nowMicros, new LimitedClaim.Steps() {
+                @Override
+                public List<JobRow> claim(int room) throws SQLException {
+                    return claimedRows(c, params, JobSql.JobClaimLimited, (q, ps) -> {
+                        q.setInt(ps, MAX, room);
+                        q.setString(ps, QUEUE, params.queue());
+                        q.setObject(ps, NOW, now);
+                        q.setString(ps, CLIENT_ID, params.clientId());
+                    });
+                }
+
+                @Override
+                public List<JobRow> claimKeyed(int room, LimitedClaim.Keyed keyed) throws SQLException {
+                    return claimedRows(c, params, JobSql.JobClaimKeyed, (q, ps) -> {
+                        q.setString(ps, QUEUE, params.queue());
+                        q.setInt(ps, MAX, room);
+                        q.setLong(ps, KEY_RATE_SINCE, keyed.rateSinceMicros());
+                        q.setObject(ps, NOW, now);
+                        q.setInt(ps, KEY_LIMIT, keyed.limit());
+                        q.setInt(ps, KEY_RATE_JOBS, keyed.rateJobs());
+                        q.setString(ps, CLIENT_ID, params.clientId());
+                    });
+                }
+
+                @Override
+                public void keyRateStarted(RateLimit rate, List<JobRow> claimed, long nowUs) throws SQLException {
                     Sql q = sql.get(JobSql.KeyRateStarted);
                     try (PreparedStatement started = c.prepareStatement(q.text())) {
                         q.setString(started, QUEUE, params.queue());
-                        q.setLong(started, NOW_US, nowMicros);
-                        q.setObject(started, IDS, rows.stream().mapToLong(JobRow::id).toArray());
-                        q.setInt(started, KEY_RATE_JOBS, perKeyRate.get().jobs());
+                        q.setLong(started, NOW_US, nowUs);
+                        q.setObject(started, IDS, claimed.stream().mapToLong(JobRow::id).toArray());
+                        q.setInt(started, KEY_RATE_JOBS, rate.jobs());
                         started.executeUpdate();
                     }
                 }
-            } else {
-                rows = claimedRows(c, params, JobSql.JobClaimLimited, (q, ps) -> {
-                    q.setInt(ps, MAX, room);
-                    q.setString(ps, QUEUE, params.queue());
-                    q.setObject(ps, NOW, now);
-                    q.setString(ps, CLIENT_ID, params.clientId());
-                });
-            }
-            if (rate.isPresent() && !rows.isEmpty()) {
-                Sql q = sql.get(JobSql.QueueRateStarted);
-                try (PreparedStatement started = c.prepareStatement(q.text())) {
-                    q.setObject(started, STARTS, QueueLimits.afterStarting(rate.get(), starts, nowMicros, rows.size()));
-                    q.setString(started, QUEUE, params.queue());
-                    started.executeUpdate();
+
+                @Override
+                public void queueRateStarted(long[] starts) throws SQLException {
+                    Sql q = sql.get(JobSql.QueueRateStarted);
+                    try (PreparedStatement started = c.prepareStatement(q.text())) {
+                        q.setObject(started, STARTS, starts);
+                        q.setString(started, QUEUE, params.queue());
+                        started.executeUpdate();
+                    }
                 }
-            }
-            return rows;
+            });
         });
         jobs.sort(ClaimOrder.COMPARATOR);
         return jobs;

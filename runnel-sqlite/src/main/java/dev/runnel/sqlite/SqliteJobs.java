@@ -17,6 +17,7 @@ import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
+import dev.runnel.driver.LimitedClaim;
 import dev.runnel.driver.QueueLimits;
 import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.Sql;
@@ -30,8 +31,6 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalInt;
 
 /**
  * The job operations of {@link SqliteDriver}, from {@code job.sql}: inserts (in
@@ -131,52 +130,61 @@ final class SqliteJobs {
     }
 
     /**
-     * A claim under the queue's limits, in one write transaction: the rate limit's room worked
-     * out from the start times kept, the global limit's in the claim statement itself.
+     * A claim under the queue's limits, in one write transaction (LimitedClaim): the rate limit's
+     * room worked out from the start times kept, the global limit's in the claim statement itself.
      */
     private List<JobRow> claimLimited(SqliteConnections.Session s, JobClaimParams params, long now) throws SQLException {
-        Optional<RateLimit> rate = Optional.empty();
-        long[] starts = new long[0];
-        OptionalInt keyLimit = OptionalInt.empty();
-        Optional<RateLimit> keyRate = Optional.empty();
+        LimitedClaim.Limits limits = LimitedClaim.Limits.NONE;
         Sql queueRateRead = sql.get(JobSql.QueueRateRead);
         PreparedStatement read = s.prepare(queueRateRead.text());
         queueRateRead.setString(read, QUEUE, params.queue());
         try (ResultSet rs = read.executeQuery()) {
             if (rs.next()) {
-                rate = QueueLimits.rateLimit(rs, 1);
-                starts = SqliteBatch.decodeLongs(rs.getString(3));
-                keyLimit = QueueLimits.optionalInt(rs, 4);
-                keyRate = QueueLimits.rateLimit(rs, 5);
+                limits = LimitedClaim.Limits.read(rs, SqliteBatch.decodeLongs(rs.getString(3)));
             }
         }
-        int room = rate.isPresent() ? Math.min(params.max(), QueueLimits.rateRoom(rate.get(), starts, now)) : params.max();
-        if (room == 0) {
-            return new ArrayList<>();
-        }
-        Sql q = sql.get(keyLimit.isPresent() ? JobSql.JobClaimKeyed : JobSql.JobClaimLimited);
+        return LimitedClaim.claim(limits, params.max(), now, new LimitedClaim.Steps() {
+            @Override
+            public List<JobRow> claim(int room) throws SQLException {
+                return claimed(prepareClaim(s, JobSql.JobClaimLimited, params, now, room), params);
+            }
+
+            @Override
+            public List<JobRow> claimKeyed(int room, LimitedClaim.Keyed keyed) throws SQLException {
+                PreparedStatement claim = prepareClaim(s, JobSql.JobClaimKeyed, params, now, room);
+                Sql q = sql.get(JobSql.JobClaimKeyed);
+                q.setInt(claim, KEY_LIMIT, keyed.limit());
+                q.setLong(claim, KEY_RATE_SINCE, keyed.rateSinceMicros());
+                q.setInt(claim, KEY_RATE_JOBS, keyed.rateJobs());
+                return claimed(claim, params);
+            }
+
+            @Override
+            public void keyRateStarted(RateLimit rate, List<JobRow> claimed, long nowMicros) throws SQLException {
+                SqliteJobs.this.keyRateStarted(s, params.queue(), rate, claimed, nowMicros);
+            }
+
+            @Override
+            public void queueRateStarted(long[] starts) throws SQLException {
+                Sql q = sql.get(JobSql.QueueRateStarted);
+                PreparedStatement started = s.prepare(q.text());
+                q.setString(started, STARTS, SqliteBatch.encodeIds(starts));
+                q.setString(started, QUEUE, params.queue());
+                started.executeUpdate();
+            }
+        });
+    }
+
+    /** A limited claim's statement, prepared, with the parameters both limited claims take bound. */
+    private PreparedStatement prepareClaim(SqliteConnections.Session s, JobSql statement, JobClaimParams params,
+            long now, int room) throws SQLException {
+        Sql q = sql.get(statement);
         PreparedStatement claim = s.prepare(q.text());
         q.setLong(claim, NOW, now);
         q.setString(claim, CLIENT_ID, params.clientId());
         q.setString(claim, QUEUE, params.queue());
         q.setInt(claim, MAX, room);
-        if (keyLimit.isPresent()) {
-            q.setInt(claim, KEY_LIMIT, keyLimit.getAsInt());
-            q.setLong(claim, KEY_RATE_SINCE, keyRate.map(r -> now - r.periodMicros()).orElse(Long.MAX_VALUE));
-            q.setInt(claim, KEY_RATE_JOBS, keyRate.map(RateLimit::jobs).orElse(Integer.MAX_VALUE));
-        }
-        List<JobRow> rows = claimed(claim, params);
-        if (keyLimit.isPresent() && keyRate.isPresent() && !rows.isEmpty()) {
-            keyRateStarted(s, params.queue(), keyRate.get(), rows, now);
-        }
-        if (rate.isPresent() && !rows.isEmpty()) {
-            Sql queueRateStarted = sql.get(JobSql.QueueRateStarted);
-            PreparedStatement started = s.prepare(queueRateStarted.text());
-            queueRateStarted.setString(started, STARTS, SqliteBatch.encodeIds(QueueLimits.afterStarting(rate.get(), starts, now, rows.size())));
-            queueRateStarted.setString(started, QUEUE, params.queue());
-            started.executeUpdate();
-        }
-        return rows;
+        return claim;
     }
 
     List<JobRow> claimRecover(JobClaimParams params) {
