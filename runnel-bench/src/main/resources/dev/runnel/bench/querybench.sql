@@ -2,7 +2,8 @@
 -- table of the harness's own schema. {schema} is that schema, validated.
 
 -- name: Load
--- Jobs :from_id to :to_id (ids), of :total in all, created one after another from :first_created_at, :step_us microseconds apart. Of every 1,000
+-- Jobs :from_id to :to_id (ids), of :total in all, created one after another from
+-- :first_created_at, :step_us microseconds apart. Of every 1,000
 -- jobs: 5 waiting (available) across the day, as in a paused queue, 5 scheduled for tomorrow, 4
 -- retryable, 2 cancelled, 5 discarded, the rest completed two seconds after they were created;
 -- besides, the newest 1% are a backlog, half of it available, and 100 of the 200 jobs just older

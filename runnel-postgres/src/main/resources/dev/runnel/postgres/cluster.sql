@@ -25,9 +25,9 @@ ORDER BY expires_at, id
 LIMIT 1000;
 
 -- name: ClientMarkRescued
--- Only a client none of whose jobs is still running: the rescue that came before checked the lease in a statement of its own, and
--- a lease that lapsed for it but was renewed before this one would otherwise mark the client done
--- with its jobs left running (the running index serves the check).
+-- Only a client none of whose jobs is still running: the rescue that came before checked the lease
+-- in a statement of its own, and a lease that lapsed for it but was renewed before this one would
+-- otherwise mark the client done with its jobs left running (the running index serves the check).
 UPDATE {schema}.runnel_client c SET rescued_at = :now
 WHERE c.id = ANY (:client_ids::text[]) AND c.expires_at <= :now
   AND EXISTS (SELECT 1 FROM {schema}.runnel_leader WHERE leader_id = :leader_id AND expires_at > :now)
@@ -106,14 +106,16 @@ SELECT name FROM q;
 -- Sets queue :queue's rate limit to :rate_limit jobs per :rate_period_us microseconds (both null: none). The start
 -- times kept so far stay, so that a changed rate counts the jobs started under the old one.
 -- Returns the queue's name when it exists.
-UPDATE {schema}.runnel_queue SET rate_limit = :rate_limit, rate_period_us = :rate_period_us, updated_at = :now WHERE name = :queue RETURNING name;
+UPDATE {schema}.runnel_queue SET rate_limit = :rate_limit, rate_period_us = :rate_period_us,
+    updated_at = :now WHERE name = :queue RETURNING name;
 
 -- name: QueueSetKeyLimit
 -- Sets queue :queue's per-key limit: :source, :field, :limit (all null: none), :weights (a JSON
 -- object), and the rate per key, :rate_limit jobs per :rate_period_us microseconds (null: none).
 -- Returns its name when it exists.
 UPDATE {schema}.runnel_queue
-SET key_source = :source, key_field = :field, key_limit = :limit, key_weights = :weights::jsonb, key_rate_limit = :rate_limit, key_rate_period_us = :rate_period_us,
+SET key_source = :source, key_field = :field, key_limit = :limit, key_weights = :weights::jsonb,
+    key_rate_limit = :rate_limit, key_rate_period_us = :rate_period_us,
     key_set_at = :now, updated_at = :now
 WHERE name = :queue RETURNING name;
 

@@ -14,7 +14,8 @@
 -- are one JSON array.
 WITH input AS MATERIALIZED (
     SELECT nextval('{schema}.runnel_job_id_seq') AS id, x.*
-    FROM unnest(:kinds::text[], :args::text[], :queues::text[], :priorities::smallint[], :states::text[], :created_at::bigint[], :scheduled_at::bigint[],
+    FROM unnest(:kinds::text[], :args::text[], :queues::text[], :priorities::smallint[], :states::text[],
+                :created_at::bigint[], :scheduled_at::bigint[],
                 :max_attempts::integer[], :tags::text[], :metadata::text[])
          WITH ORDINALITY AS x(kind, args, queue, priority, state, created_at, scheduled_at, max_attempts,
                               tags, metadata, ord)
@@ -43,8 +44,10 @@ ORDER BY ord;
 -- id (its own, or its holder's) and whether it was a duplicate.
 WITH input AS MATERIALIZED (
     SELECT nextval('{schema}.runnel_job_id_seq') AS id, x.*
-    FROM unnest(:kinds::text[], :args::text[], :queues::text[], :priorities::smallint[], :states::text[], :created_at::bigint[], :scheduled_at::bigint[],
-                :max_attempts::integer[], :tags::text[], :metadata::text[], :unique_keys::bytea[], :unique_states::integer[])
+    FROM unnest(:kinds::text[], :args::text[], :queues::text[], :priorities::smallint[], :states::text[],
+                :created_at::bigint[], :scheduled_at::bigint[],
+                :max_attempts::integer[], :tags::text[], :metadata::text[], :unique_keys::bytea[],
+                :unique_states::integer[])
          WITH ORDINALITY AS x(kind, args, queue, priority, state, created_at, scheduled_at, max_attempts,
                               tags, metadata, unique_key, unique_states, ord)
 ),
@@ -87,8 +90,8 @@ ORDER BY input.ord;
 -- A paused queue claims nothing: its runnel_queue row is read once per claim (an InitPlan gating
 -- the scan), not per job. Nor does a queue with a global or rate limit, which only
 -- JobClaimLimited may claim from: a client that has not yet heard of a new limit takes nothing
--- until it has. It returns PostgresRows.decodeClaimed's columns: the queue, state, attempted_at and finalized_at are this
--- statement's own, so not read back.
+-- until it has. It returns PostgresRows.decodeClaimed's columns: the queue, state, attempted_at and
+-- finalized_at are this statement's own, so not read back.
 WITH locked AS MATERIALIZED (
     SELECT id FROM (
         SELECT id FROM (
@@ -299,7 +302,8 @@ WHERE j.state = 'running' AND j.queue = :queue AND j.attempted_at = :now
 UPDATE {schema}.runnel_job j
 SET state = 'completed',
     finalized_at = timestamptz 'epoch' + batch.finalized_at * interval '1 microsecond'
-FROM unnest(:ids::bigint[], :finalized_at::bigint[], :attempts::integer[], :attempted_at::bigint[]) AS batch(id, finalized_at, attempt, attempted_at)
+FROM unnest(:ids::bigint[], :finalized_at::bigint[], :attempts::integer[], :attempted_at::bigint[])
+     AS batch(id, finalized_at, attempt, attempted_at)
 WHERE j.id = batch.id AND j.state = 'running' AND j.attempt = batch.attempt
   AND j.attempted_at = timestamptz 'epoch' + batch.attempted_at * interval '1 microsecond'
   AND j.attempted_by[cardinality(j.attempted_by)] = :client_id
@@ -329,7 +333,8 @@ SET state = CASE WHEN j.cancel_requested_at IS NOT NULL AND batch.state IN ('ava
                     WHEN batch.attempt_delta < 0 AND batch.state IN ('available', 'scheduled')
                     THEN jsonb_set(j.metadata, '{snoozes}', to_jsonb(coalesce((j.metadata ->> 'snoozes')::integer, 0) + 1))
                     ELSE j.metadata END
-FROM unnest(:ids::bigint[], :attempts::integer[], :attempted_at::bigint[], :client_ids::text[], :states::text[], :scheduled_at::bigint[], :finalized_at::bigint[], :errors::text[],
+FROM unnest(:ids::bigint[], :attempts::integer[], :attempted_at::bigint[], :client_ids::text[], :states::text[],
+            :scheduled_at::bigint[], :finalized_at::bigint[], :errors::text[],
             :attempt_deltas::integer[], :outputs::text[])
      AS batch(id, attempt, attempted_at, client_id, state, scheduled_at, finalized_at, error, attempt_delta, output)
 WHERE j.id = batch.id AND j.state = 'running' AND j.attempt = batch.attempt
@@ -352,8 +357,10 @@ SELECT id, kind, args::jsonb, state::{schema}.runnel_job_state, queue, priority,
        ARRAY(SELECT jsonb_array_elements(errors::jsonb)),
        metadata::jsonb,
        ARRAY(SELECT jsonb_array_elements_text(tags::jsonb))
-FROM unnest(:ids::bigint[], :kinds::text[], :args::text[], :states::text[], :queues::text[], :priorities::smallint[], :attempts::integer[], :max_attempts::integer[],
-            :attempted_at::bigint[], :attempted_by::text[], :created_at::bigint[], :scheduled_at::bigint[], :finalized_at::bigint[], :errors::text[], :metadata::text[], :tags::text[])
+FROM unnest(:ids::bigint[], :kinds::text[], :args::text[], :states::text[], :queues::text[],
+            :priorities::smallint[], :attempts::integer[], :max_attempts::integer[],
+            :attempted_at::bigint[], :attempted_by::text[], :created_at::bigint[], :scheduled_at::bigint[],
+            :finalized_at::bigint[], :errors::text[], :metadata::text[], :tags::text[])
      AS x(id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by, created_at,
           scheduled_at, finalized_at, errors, metadata, tags)
 ON CONFLICT (id) DO NOTHING;

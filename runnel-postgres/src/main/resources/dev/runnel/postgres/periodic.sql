@@ -13,7 +13,8 @@ WITH stored AS (
     INSERT INTO {schema}.runnel_periodic AS p
         (name, kind, args, queue, priority, max_attempts, tags, metadata, schedule, zone, catch_up, run_on_start,
          hash, declared_hash, fired_through, created_at, updated_at)
-    VALUES (:name, :kind, :args::jsonb, :queue, :priority, :max_attempts, :tags::text[], :metadata::jsonb, :schedule, :zone, :catch_up, :run_on_start, :hash, :declared_hash, :now, :now, :now)
+    VALUES (:name, :kind, :args::jsonb, :queue, :priority, :max_attempts, :tags::text[], :metadata::jsonb,
+            :schedule, :zone, :catch_up, :run_on_start, :hash, :declared_hash, :now, :now, :now)
     ON CONFLICT (name) DO UPDATE
     SET kind = excluded.kind, args = excluded.args, queue = excluded.queue, priority = excluded.priority,
         max_attempts = excluded.max_attempts, tags = excluded.tags, metadata = excluded.metadata,
@@ -34,7 +35,8 @@ WITH stored AS (
 started AS (
     INSERT INTO {schema}.runnel_job
         (kind, args, queue, priority, state, created_at, scheduled_at, max_attempts, tags, metadata)
-    SELECT s.kind, s.args, s.queue, s.priority, 'available'::{schema}.runnel_job_state, :now, :now, s.max_attempts, s.tags,
+    SELECT s.kind, s.args, s.queue, s.priority, 'available'::{schema}.runnel_job_state, :now, :now,
+           s.max_attempts, s.tags,
            s.metadata || jsonb_build_object('periodic', s.name, 'start', :now_text::text)
     FROM stored AS s
     WHERE s.run_on_start AND s.paused_at IS NULL
@@ -84,7 +86,8 @@ WITH advanced AS (
 enqueued AS (
     INSERT INTO {schema}.runnel_job
         (kind, args, queue, priority, state, created_at, scheduled_at, max_attempts, tags, metadata)
-    SELECT a.kind, a.args, a.queue, a.priority, 'available'::{schema}.runnel_job_state, :now, :now, a.max_attempts, a.tags,
+    SELECT a.kind, a.args, a.queue, a.priority, 'available'::{schema}.runnel_job_state, :now, :now,
+           a.max_attempts, a.tags,
            a.metadata || jsonb_build_object('periodic', a.name, 'tick', :tick_text::text)
     FROM advanced AS a
     WHERE :enqueue::boolean

@@ -94,13 +94,15 @@ UPDATE runnel_job SET limit_key = '' WHERE state = 'running' AND limit_key IS NU
 -- name: QueueSetRateLimit
 -- Sets queue :queue's rate limit to :rate_limit jobs per :rate_period_us microseconds (both null: none). Returns
 -- its name when it exists.
-UPDATE runnel_queue SET rate_limit = :rate_limit, rate_period_us = :rate_period_us, updated_at = :now WHERE name = :queue RETURNING name;
+UPDATE runnel_queue SET rate_limit = :rate_limit, rate_period_us = :rate_period_us,
+    updated_at = :now WHERE name = :queue RETURNING name;
 
 -- name: QueueSetKeyLimit
 -- Sets queue :queue's per-key limit: :source, :field, :limit (all null: none), :weights (a JSON
 -- object), and the rate per key, :rate_limit jobs per :rate_period_us microseconds (null: none).
 -- Returns its name when it exists.
-UPDATE runnel_queue SET key_source = :source, key_field = :field, key_limit = :limit, key_weights = :weights, key_rate_limit = :rate_limit,
+UPDATE runnel_queue SET key_source = :source, key_field = :field, key_limit = :limit, key_weights = :weights,
+    key_rate_limit = :rate_limit,
     key_rate_period_us = :rate_period_us, key_set_at = :now, updated_at = :now
 WHERE name = :queue RETURNING name;
 

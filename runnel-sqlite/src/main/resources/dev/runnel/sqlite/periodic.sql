@@ -10,7 +10,8 @@
 INSERT INTO runnel_periodic AS p
     (name, kind, args, queue, priority, max_attempts, tags, metadata, schedule, zone, catch_up, run_on_start,
      hash, declared_hash, fired_through, created_at, updated_at)
-VALUES (:name, :kind, :args, :queue, :priority, :max_attempts, :tags, :metadata, :schedule, :zone, :catch_up, :run_on_start, :hash, :declared_hash, :now, :now, :now)
+VALUES (:name, :kind, :args, :queue, :priority, :max_attempts, :tags, :metadata, :schedule, :zone, :catch_up,
+        :run_on_start, :hash, :declared_hash, :now, :now, :now)
 ON CONFLICT (name) DO UPDATE
 SET kind = excluded.kind, args = excluded.args, queue = excluded.queue, priority = excluded.priority,
     max_attempts = excluded.max_attempts, tags = excluded.tags, metadata = excluded.metadata,
