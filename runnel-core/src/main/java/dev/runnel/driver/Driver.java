@@ -22,11 +22,11 @@ import java.util.function.Consumer;
  *
  * <p>The params record is the method's whole input, so that adding an input changes one record
  * and not every implementation's signature. Three kinds of method take something else, and only
- * these: a batch of per-job records takes their {@code List} ({@link #jobInsertMany},
- * {@link #jobSetStateMany}, {@link #jobReinsertMany}), the batch being the record; a read of one
- * job takes its id ({@link #jobGet}, {@link #jobUniqueHolder}); and a method whose input is
- * already one API value takes that value ({@link #jobList} a {@link JobQuery},
- * {@link #searchIndexCreate} a {@link SearchIndex}). Methods without input take none.
+ * these: a batch written job by job takes the {@code List} of its jobs' params records
+ * ({@link #jobInsertMany}, {@link #jobSetStateMany}, {@link #jobReinsertMany}); a read of one job
+ * takes its id ({@link #jobGet}, {@link #jobUniqueHolder}); and a method whose input is already
+ * one API value takes that value ({@link #jobList} a {@link JobQuery}, {@link #searchIndexCreate}
+ * a {@link SearchIndex}). Methods without input take none.
  *
  * <p>The runtime knows nothing of SQL and a driver knows nothing of workers. Times are passed in
  * from the client's clock, so tests control time. Methods throw {@link dev.runnel.RunnelException}
