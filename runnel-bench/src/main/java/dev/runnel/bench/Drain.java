@@ -9,6 +9,7 @@ import dev.runnel.JobState;
 import dev.runnel.Migrator;
 import dev.runnel.Runnel;
 import dev.runnel.driver.Driver;
+import dev.runnel.driver.QueueRegisterParams;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.DataInputStream;
@@ -209,7 +210,7 @@ public final class Drain {
             return inserted;
         }
         // The limit first, so that each job gets its key as it is inserted.
-        driver.queueRegister(List.of(queue), java.time.Instant.now());
+        driver.queueRegister(new QueueRegisterParams(List.of(queue), java.time.Instant.now()));
         inserter.queues().setKeyLimit(queue, KeyLimit.byMetadata(RunSpans.KEY, options.perKey()));
         InsertOptions[] byKey = new InsertOptions[options.keys()];
         for (int k = 0; k < byKey.length; k++) {

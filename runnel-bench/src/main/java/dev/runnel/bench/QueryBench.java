@@ -10,6 +10,7 @@ import dev.runnel.RunnelException;
 import dev.runnel.SearchIndex;
 import dev.runnel.SearchIndexes;
 import dev.runnel.driver.JobCountParams;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.internal.JobSearch;
 import dev.runnel.postgres.PostgresDriver;
@@ -29,7 +30,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -98,9 +98,8 @@ public final class QueryBench {
     public QueryBenchResult run() {
         String own = url + (url.contains("?") ? "&" : "?") + "schema=" + options.schema();
         try (PostgresDriver driver = PostgresDriver.fromUrl(own)) {
-            SqlFile sql = SqlFile.parse("querybench.sql", QueryBench.class.getResourceAsStream("querybench.sql"),
-                    Set.of("Load", "SetSequence", "Loaded", "CountsExact"))
-                    .withSchema(options.schema());
+            SqlFile<QueryBenchSql> sql = SqlFile.parse("querybench.sql", QueryBenchSql.class.getResourceAsStream("querybench.sql"),
+                    QueryBenchSql.class).withSchema(options.schema());
             double loadSeconds = prepare(driver, sql);
             SearchIndexes searchIndexes = new SearchIndexes(driver);
             if (options.searchIndexes()) {
@@ -220,7 +219,7 @@ public final class QueryBench {
     }
 
     /** Loads the table (unless a kept one can be reused); returns the seconds it took, 0 when reused. */
-    private double prepare(PostgresDriver driver, SqlFile sql) {
+    private double prepare(PostgresDriver driver, SqlFile<QueryBenchSql> sql) {
         if (options.reuse() && loadedJobs(driver, sql) == options.jobs()) {
             out.printf(Locale.ROOT, "query-bench: reusing the %,d jobs in schema %s%n", options.jobs(), options.schema());
             return 0;
@@ -234,12 +233,13 @@ public final class QueryBench {
             long to = Math.min(n, from + LOAD_CHUNK - 1);
             long first = from;
             withLongStatements(driver, "loading jobs", c -> {
-                try (PreparedStatement ps = c.prepareStatement(sql.get("Load"))) {
-                    ps.setLong(1, first);
-                    ps.setLong(2, to);
-                    ps.setLong(3, n);
-                    ps.setObject(4, OffsetDateTime.ofInstant(DAY, ZoneOffset.UTC));
-                    ps.setLong(5, step.toNanos() / 1_000);
+                Sql load = sql.get(QueryBenchSql.Load);
+                try (PreparedStatement ps = c.prepareStatement(load.text())) {
+                    load.setLong(ps, QueryBenchSql.P.FROM_ID, first);
+                    load.setLong(ps, QueryBenchSql.P.TO_ID, to);
+                    load.setLong(ps, QueryBenchSql.P.TOTAL, n);
+                    load.setObject(ps, QueryBenchSql.P.FIRST_CREATED_AT, OffsetDateTime.ofInstant(DAY, ZoneOffset.UTC));
+                    load.setLong(ps, QueryBenchSql.P.STEP_US, step.toNanos() / 1_000);
                     ps.executeUpdate();
                 }
                 return null;
@@ -249,8 +249,9 @@ public final class QueryBench {
             out.flush();
         }
         withLongStatements(driver, "setting the id sequence", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("SetSequence"))) {
-                ps.setLong(1, n);
+            Sql setSequence = sql.get(QueryBenchSql.SetSequence);
+            try (PreparedStatement ps = c.prepareStatement(setSequence.text())) {
+                setSequence.setLong(ps, QueryBenchSql.P.LAST_ID, n);
                 ps.executeQuery().close();
             }
             return null;
@@ -263,7 +264,7 @@ public final class QueryBench {
         return seconds;
     }
 
-    private long loadedJobs(PostgresDriver driver, SqlFile sql) {
+    private long loadedJobs(PostgresDriver driver, SqlFile<QueryBenchSql> sql) {
         try {
             return sizes(driver, sql)[0];
         } catch (RunnelException noTable) {
@@ -272,19 +273,19 @@ public final class QueryBench {
     }
 
     /** Jobs, heap bytes and index bytes of the table. */
-    private long[] sizes(PostgresDriver driver, SqlFile sql) {
+    private long[] sizes(PostgresDriver driver, SqlFile<QueryBenchSql> sql) {
         return withLongStatements(driver, "measuring the table", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("Loaded")); ResultSet rs = ps.executeQuery()) {
+            try (PreparedStatement ps = c.prepareStatement(sql.get(QueryBenchSql.Loaded).text()); ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return new long[] {rs.getLong(1), rs.getLong(3), rs.getLong(4)};
             }
         });
     }
 
-    private Map<String, Long> exactCounts(PostgresDriver driver, SqlFile sql) {
+    private Map<String, Long> exactCounts(PostgresDriver driver, SqlFile<QueryBenchSql> sql) {
         return withLongStatements(driver, "counting exactly", c -> {
             Map<String, Long> counts = new HashMap<>();
-            try (PreparedStatement ps = c.prepareStatement(sql.get("CountsExact")); ResultSet rs = ps.executeQuery()) {
+            try (PreparedStatement ps = c.prepareStatement(sql.get(QueryBenchSql.CountsExact).text()); ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     counts.put(rs.getString(1) + "/" + rs.getString(2), rs.getLong(3));
                 }

@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -80,8 +79,8 @@ public final class SqliteContention {
     }
 
     private SqliteContentionResult.Wait runOne(SqliteBusyWait wait, Path file) throws IOException, InterruptedException {
-        SqlFile sql = SqlFile.parse("contention.sql", SqliteContention.class.getResourceAsStream("contention.sql"),
-                Set.of("SlowTable", "SlowWrite", "NoBusyTimeout"));
+        SqlFile<ContentionSql> sql = SqlFile.parse("contention.sql", ContentionSql.class.getResourceAsStream("contention.sql"),
+                ContentionSql.class);
         try (SqliteDriver driver = SqliteDriver.open(file)) {
             new Migrator(driver).up();
         }
@@ -91,12 +90,12 @@ public final class SqliteContention {
         List<Process> children = new ArrayList<>();
         try (Connection slow = DriverManager.getConnection("jdbc:sqlite:" + file)) {
             try (Statement st = slow.createStatement()) {
-                st.execute(sql.get("NoBusyTimeout"));
-                st.execute(sql.get("SlowTable"));
+                st.execute(sql.get(ContentionSql.NoBusyTimeout).text());
+                st.execute(sql.get(ContentionSql.SlowTable).text());
             }
-            try (Statement st = slow.createStatement(); PreparedStatement write = slow.prepareStatement(sql.get("SlowWrite"))) {
+            try (Statement st = slow.createStatement(); PreparedStatement write = slow.prepareStatement(sql.get(ContentionSql.SlowWrite).text())) {
                 st.execute("BEGIN IMMEDIATE"); // once untimed, so that the first timed one is not the first run
-                write.setLong(1, System.currentTimeMillis());
+                sql.get(ContentionSql.SlowWrite).setLong(write, ContentionSql.P.BEGAN_AT, System.currentTimeMillis());
                 write.executeUpdate();
                 st.execute("COMMIT");
             }
@@ -148,10 +147,10 @@ public final class SqliteContention {
      * Returns each one's time holding the lock, from its BEGIN to its COMMIT: on a busy machine
      * the sleep inside overshoots, and the fast writes behind it wait that long, not the nominal time.
      */
-    private List<Long> runSlow(Connection slow, SqlFile sql, long end) throws SQLException, InterruptedException {
+    private List<Long> runSlow(Connection slow, SqlFile<ContentionSql> sql, long end) throws SQLException, InterruptedException {
         List<Long> millis = new ArrayList<>();
         Thread.sleep(Math.min(200, options.slowGap().toMillis())); // the writers get a 200 ms head start
-        try (Statement st = slow.createStatement(); PreparedStatement write = slow.prepareStatement(sql.get("SlowWrite"))) {
+        try (Statement st = slow.createStatement(); PreparedStatement write = slow.prepareStatement(sql.get(ContentionSql.SlowWrite).text())) {
             while (System.nanoTime() - end < 0) {
                 while (true) {
                     try {
@@ -162,7 +161,7 @@ public final class SqliteContention {
                     }
                 }
                 long start = System.nanoTime();
-                write.setLong(1, System.currentTimeMillis());
+                sql.get(ContentionSql.SlowWrite).setLong(write, ContentionSql.P.BEGAN_AT, System.currentTimeMillis());
                 write.executeUpdate();
                 Thread.sleep(options.slow().toMillis());
                 st.execute("COMMIT");

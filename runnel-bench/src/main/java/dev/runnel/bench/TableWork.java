@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,8 +24,8 @@ import java.util.concurrent.TimeUnit;
  * ({@link #body()}), and whether the work it was to leave behind is all there ({@link #check}).
  */
 final class TableWork implements AutoCloseable {
-    private static final SqlFile SQL = SqlFile.parse("scenario.sql", TableWork.class.getResourceAsStream("scenario.sql"),
-            Set.of("PgSleep"));
+    private static final SqlFile<ScenarioSql> SQL = SqlFile.parse("scenario.sql", ScenarioSql.class.getResourceAsStream("scenario.sql"),
+            ScenarioSql.class);
     /** fib(25), the reference run's CPU-bound job. */
     static final int FIB_N = 25;
 
@@ -76,7 +75,7 @@ final class TableWork implements AutoCloseable {
                     throw new IOException("Postgres at " + postgresUrl + " could not lend " + concurrency
                             + " connections: " + e.getMessage(), e);
                 }
-                String sleep = SQL.get("PgSleep");
+                String sleep = SQL.get(ScenarioSql.PgSleep).text();
                 yield new TableWork(n -> {
                     try (Connection c = pool.dataSource().getConnection(); Statement st = c.createStatement()) {
                         st.execute(sleep);

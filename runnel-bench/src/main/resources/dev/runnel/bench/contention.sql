@@ -6,7 +6,7 @@ CREATE TABLE IF NOT EXISTS runnel_scenario_slow (id INTEGER PRIMARY KEY, began_a
 
 -- name: SlowWrite
 -- Inside BEGIN IMMEDIATE, held for the slow transaction's length before COMMIT.
-INSERT INTO runnel_scenario_slow (began_at) VALUES (?)
+INSERT INTO runnel_scenario_slow (began_at) VALUES (:began_at)
 
 -- name: NoBusyTimeout
 -- The slow writer retries BEGIN IMMEDIATE itself, every millisecond, as the fast writers' fair wait does.

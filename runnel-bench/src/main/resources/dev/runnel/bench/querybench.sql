@@ -2,7 +2,8 @@
 -- table of the harness's own schema. {schema} is that schema, validated.
 
 -- name: Load
--- Jobs ?1 to ?2 (ids), of ?3 in all, created one after another from ?4, ?5 microseconds apart. Of every 1,000
+-- Jobs :from_id to :to_id (ids), of :total in all, created one after another from
+-- :first_created_at, :step_us microseconds apart. Of every 1,000
 -- jobs: 5 waiting (available) across the day, as in a paused queue, 5 scheduled for tomorrow, 4
 -- retryable, 2 cancelled, 5 discarded, the rest completed two seconds after they were created;
 -- besides, the newest 1% are a backlog, half of it available, and 100 of the 200 jobs just older
@@ -30,9 +31,9 @@ SELECT g,
        CASE WHEN s.state IN ('completed', 'cancelled', 'discarded') THEN t.created + interval '2 seconds' END,
        '{}'::jsonb,
        CASE WHEN g % 2000 = 11 THEN ARRAY['vip'] WHEN g % 7 = 0 THEN ARRAY['batch', 'nightly'] ELSE '{}'::text[] END
-FROM generate_series(?::bigint, ?::bigint) AS g
-CROSS JOIN LATERAL (SELECT ?::bigint AS n) AS total
-CROSS JOIN LATERAL (SELECT ?::timestamptz + g * ?::bigint * interval '1 microsecond' AS created) AS t
+FROM generate_series(:from_id::bigint, :to_id::bigint) AS g
+CROSS JOIN LATERAL (SELECT :total::bigint AS n) AS total
+CROSS JOIN LATERAL (SELECT :first_created_at::timestamptz + g * :step_us::bigint * interval '1 microsecond' AS created) AS t
 CROSS JOIN LATERAL (SELECT CASE
         WHEN g > total.n - total.n / 100 AND g % 2 = 0 THEN 'available'
         WHEN g > total.n - total.n / 100 - 200 AND g <= total.n - total.n / 100 AND g % 2 = 1 THEN 'running'
@@ -44,7 +45,7 @@ CROSS JOIN LATERAL (SELECT CASE
         ELSE 'completed' END AS state) AS s;
 
 -- name: SetSequence
-SELECT setval('{schema}.runnel_job_id_seq', ?);
+SELECT setval('{schema}.runnel_job_id_seq', :last_id);
 
 -- name: Loaded
 -- How many jobs a kept schema holds, to reuse it; the table's and its indexes' sizes.

@@ -50,15 +50,16 @@ public final class CreationIds {
     }
 
     /**
-     * A prober over two prepared statements: {@code firstAtOrAfter} takes an id and returns the
-     * first job's id and creation time (read by {@code createdAt}); {@code lastId} returns the
-     * highest id, or none.
+     * A prober over two prepared statements: {@code firstAtOrAfter}, prepared from
+     * {@code firstSql}, takes an id as parameter {@code idParam} and returns the first job's id
+     * and creation time (read by {@code createdAt}); {@code lastId} returns the highest id, or none.
      */
-    public static Prober prober(PreparedStatement firstAtOrAfter, PreparedStatement lastId, InstantColumn createdAt) {
+    public static Prober prober(Sql firstSql, SqlFile.Param idParam, PreparedStatement firstAtOrAfter,
+            PreparedStatement lastId, InstantColumn createdAt) {
         return new Prober() {
             @Override
             public Optional<Probe> firstAtOrAfter(long id) throws SQLException {
-                firstAtOrAfter.setLong(1, id);
+                firstSql.setLong(firstAtOrAfter, idParam, id);
                 try (ResultSet rs = firstAtOrAfter.executeQuery()) {
                     return rs.next() ? Optional.of(new Probe(rs.getLong(1), createdAt.read(rs, 2))) : Optional.empty();
                 }

@@ -4,19 +4,14 @@ import dev.runnel.AuditRow;
 import dev.runnel.ClientRow;
 import dev.runnel.InsertResult;
 import dev.runnel.JobCount;
-import dev.runnel.KeyLimit;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
 import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
-import dev.runnel.RateLimit;
 import dev.runnel.SearchIndex;
-import java.sql.Connection;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -24,6 +19,14 @@ import java.util.function.Consumer;
  * The storage SPI every Runnel driver implements: one method per data operation, named noun
  * first, each taking one params record. <strong>Internal to Runnel's own drivers: it may change
  * in any release.</strong>
+ *
+ * <p>The params record is the method's whole input, so that adding an input changes one record
+ * and not every implementation's signature. Three kinds of method take something else, and only
+ * these: a batch written job by job takes the {@code List} of its jobs' params records
+ * ({@link #jobInsertMany}, {@link #jobSetStateMany}, {@link #jobReinsertMany}); a read of one job
+ * takes its id ({@link #jobGet}, {@link #jobUniqueHolder}); and a method whose input is already
+ * one API value takes that value ({@link #jobList} a {@link JobQuery}, {@link #searchIndexCreate}
+ * a {@link SearchIndex}). Methods without input take none.
  *
  * <p>The runtime knows nothing of SQL and a driver knows nothing of workers. Times are passed in
  * from the client's clock, so tests control time. Methods throw {@link dev.runnel.RunnelException}
@@ -41,7 +44,7 @@ public interface Driver extends AutoCloseable {
         return false;
     }
 
-    /** Whether {@link #jobInsertManyTx} can join a caller's {@link Connection}. */
+    /** Whether {@link #jobInsertManyTx} can join a caller's {@link java.sql.Connection}. */
     default boolean supportsTransactionalInsert() {
         return true;
     }
@@ -82,7 +85,7 @@ public interface Driver extends AutoCloseable {
      * Runnel behind. Returns false, changing nothing, when the database is already in the wanted
      * state (another process got there first).
      */
-    boolean migrationApply(Migration migration, boolean up);
+    boolean migrationApply(MigrationApplyParams params);
 
     // ---- jobs ----
 
@@ -97,7 +100,7 @@ public interface Driver extends AutoCloseable {
      * Inserts jobs on the caller's connection, inside whatever transaction it holds: they exist
      * only if the caller commits. Returns their results in order, as {@link #jobInsertMany}.
      */
-    List<InsertResult> jobInsertManyTx(Connection connection, List<JobInsertParams> jobs);
+    List<InsertResult> jobInsertManyTx(JobInsertTxParams params);
 
     /**
      * Claims up to {@code max} available jobs of a queue in one statement, moving them to running
@@ -139,10 +142,11 @@ public interface Driver extends AutoCloseable {
      */
     int jobScheduleDue(JobScheduleParams params);
 
+    /** The job with id {@code id}, if it exists. */
     Optional<JobRow> jobGet(long id);
 
     /** The jobs with these ids that exist, in any order. */
-    List<JobRow> jobGetMany(long[] ids);
+    List<JobRow> jobGetMany(JobGetManyParams params);
 
     /**
      * A page of the jobs {@code query} matches, in its order (see {@link JobListScan} for reading
@@ -181,20 +185,20 @@ public interface Driver extends AutoCloseable {
     long[] jobCancelMany(JobCancelParams params);
 
     /** Of the running jobs {@code ids} (this client's), those whose cancel was requested. */
-    long[] jobCancelRequested(long[] ids);
+    long[] jobCancelRequested(JobCancelRequestedParams params);
 
     /**
      * Makes jobs that are not running available at {@code now}, attempts kept (one more allowed
      * when out of them), and wakes their queues where the driver can. A unique job whose key
      * another job holds is left as it is. Returns the ids changed.
      */
-    long[] jobRetryMany(long[] ids, Instant now);
+    long[] jobRetryMany(JobRetryManyParams params);
 
     /** The job, other than {@code id}, that holds {@code id}'s unique key, if any does. */
     Optional<Long> jobUniqueHolder(long id);
 
     /** Deletes jobs that are not running; returns the ids deleted. */
-    long[] jobDeleteMany(long[] ids);
+    long[] jobDeleteMany(JobDeleteManyParams params);
 
     // ---- clients and the leader ----
 
@@ -202,13 +206,13 @@ public interface Driver extends AutoCloseable {
     void clientHeartbeat(ClientHeartbeatParams params);
 
     /** Records a clean stop of client {@code id} at {@code now}: it expires at once. */
-    void clientStop(String id, Instant now);
+    void clientStop(ClientStopParams params);
 
     /** Every registered client, oldest first. */
     List<ClientRow> clientList();
 
     /** The clients expired by {@code now} whose jobs have not been rescued since they expired. */
-    List<String> clientListDead(Instant now);
+    List<String> clientListDead(ClientListDeadParams params);
 
     /** See {@link ClientRescuedParams}; nothing unless the lease is held. */
     void clientMarkRescued(ClientRescuedParams params);
@@ -220,7 +224,7 @@ public interface Driver extends AutoCloseable {
     boolean leaderAttemptElect(LeaderElectParams params);
 
     /** Gives up the lease, if {@code leaderId} holds it, so that another client can take over at once. */
-    void leaderResign(String leaderId);
+    void leaderResign(LeaderResignParams params);
 
     /** The lease, if anyone holds or held it (check its expiry). */
     Optional<LeaderRow> leaderGet();
@@ -228,7 +232,7 @@ public interface Driver extends AutoCloseable {
     // ---- queues ----
 
     /** Registers the queues a starting client works: created if new, their {@code updated_at} moved on. */
-    void queueRegister(List<String> queues, Instant now);
+    void queueRegister(QueueRegisterParams params);
 
     /** Every queue, by name. */
     List<QueueRow> queueList();
@@ -243,25 +247,25 @@ public interface Driver extends AutoCloseable {
      * Sets queue {@code queue}'s global limit (empty: none), and counts its running jobs under it.
      * Returns false, changing nothing, when there is no such queue.
      */
-    boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now);
+    boolean queueSetGlobalLimit(QueueGlobalLimitParams params);
 
     /**
      * Sets queue {@code queue}'s rate limit (empty: none). Returns false, changing nothing, when
      * there is no such queue.
      */
-    boolean queueSetRateLimit(String queue, Optional<RateLimit> limit, Instant now);
+    boolean queueSetRateLimit(QueueRateLimitParams params);
 
     /**
      * Sets queue {@code queue}'s per-key limit (empty: none), and gives its waiting jobs their
      * keys. Returns false, changing nothing, when there is no such queue.
      */
-    boolean queueSetKeyLimit(String queue, Optional<KeyLimit> limit, Instant now);
+    boolean queueSetKeyLimit(QueueKeyLimitParams params);
 
     /**
      * Gives their keys to the waiting jobs without one of the queues whose per-key limit was set
      * after {@code since}; returns how many.
      */
-    int queueKeyStragglers(Instant since);
+    int queueKeyStragglers(QueueKeyStragglersParams params);
     // ---- periodic jobs ----
 
     /**
@@ -281,7 +285,7 @@ public interface Driver extends AutoCloseable {
      * stays, marked removed, so that code declaring it unchanged does not bring it back (see
      * {@link PeriodicUpsertParams}). False when there is no such job.
      */
-    boolean periodicRemove(String name, Instant now);
+    boolean periodicRemove(PeriodicRemoveParams params);
 
     /**
      * Moves a periodic job on by one tick, enqueuing it (see {@link PeriodicEnqueueParams}), all or
@@ -293,7 +297,7 @@ public interface Driver extends AutoCloseable {
     long auditInsert(AuditInsertParams params);
 
     /** Up to {@code limit} audit entries newest first, those with ids below {@code beforeId} (0: from the newest). */
-    List<AuditRow> auditList(long beforeId, int limit);
+    List<AuditRow> auditList(AuditListParams params);
 
     // ---- notifications ----
 

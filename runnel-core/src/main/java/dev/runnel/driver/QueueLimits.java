@@ -58,23 +58,24 @@ public final class QueueLimits {
         return node.toString();
     }
 
-    /** Binds {@code rate} to parameters {@code index} (jobs) and {@code index + 1} (period in microseconds), or nulls. */
-    public static void bindRate(PreparedStatement ps, int index, Optional<RateLimit> rate) throws SQLException {
+    /** Binds {@code rate} to parameters {@code jobs} and {@code period} (in microseconds), or nulls. */
+    public static void bindRate(Sql sql, PreparedStatement ps, SqlFile.Param jobs, SqlFile.Param period,
+            Optional<RateLimit> rate) throws SQLException {
         if (rate.isPresent()) {
-            ps.setInt(index, rate.get().jobs());
-            ps.setLong(index + 1, rate.get().periodMicros());
+            sql.setInt(ps, jobs, rate.get().jobs());
+            sql.setLong(ps, period, rate.get().periodMicros());
         } else {
-            ps.setNull(index, Types.INTEGER);
-            ps.setNull(index + 1, Types.BIGINT);
+            sql.setNull(ps, jobs, Types.INTEGER);
+            sql.setNull(ps, period, Types.BIGINT);
         }
     }
 
-    /** Binds {@code value} to parameter {@code index}, or a null. */
-    public static void bindInt(PreparedStatement ps, int index, OptionalInt value) throws SQLException {
+    /** Binds {@code value} to parameter {@code param}, or a null. */
+    public static void bindInt(Sql sql, PreparedStatement ps, SqlFile.Param param, OptionalInt value) throws SQLException {
         if (value.isPresent()) {
-            ps.setInt(index, value.getAsInt());
+            sql.setInt(ps, param, value.getAsInt());
         } else {
-            ps.setNull(index, Types.INTEGER);
+            sql.setNull(ps, param, Types.INTEGER);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.runnel.internal;
 
 import dev.runnel.AuditRow;
 import dev.runnel.driver.AuditInsertParams;
+import dev.runnel.driver.AuditListParams;
 import dev.runnel.driver.Driver;
 import java.time.Clock;
 import java.util.List;
@@ -22,6 +23,6 @@ public final class AuditLog {
     }
 
     public List<AuditRow> list(long beforeId, int limit) {
-        return driver.auditList(beforeId, limit);
+        return driver.auditList(new AuditListParams(beforeId, limit));
     }
 }

@@ -1,6 +1,7 @@
 package dev.runnel.internal;
 
 import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobCancelRequestedParams;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -38,7 +39,7 @@ public final class CancelWatcher extends Ticker {
             return false;
         }
         long[] ids = running.keySet().stream().mapToLong(Long::longValue).toArray();
-        for (long id : driver.jobCancelRequested(ids)) {
+        for (long id : driver.jobCancelRequested(new JobCancelRequestedParams(ids))) {
             RunningJob job = running.get(id);
             if (job != null) {
                 job.cancel(RunningJob.Cause.CANCEL, REASON);

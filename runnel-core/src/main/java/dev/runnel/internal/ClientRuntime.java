@@ -3,6 +3,10 @@ package dev.runnel.internal;
 import dev.runnel.PeriodicJob;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobJson;
+import dev.runnel.driver.QueueGlobalLimitParams;
+import dev.runnel.driver.QueueKeyLimitParams;
+import dev.runnel.driver.QueueRateLimitParams;
+import dev.runnel.driver.QueueRegisterParams;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -72,16 +76,16 @@ public final class ClientRuntime {
      */
     public void start() {
         heartbeat.register();
-        driver.queueRegister(List.copyOf(config.queues().keySet()), config.clock().instant());
+        driver.queueRegister(new QueueRegisterParams(List.copyOf(config.queues().keySet()), config.clock().instant()));
         config.queues().forEach((queue, q) -> {
             if (q.globalLimit().isPresent()) {
-                driver.queueSetGlobalLimit(queue, q.globalLimit(), config.clock().instant());
+                driver.queueSetGlobalLimit(new QueueGlobalLimitParams(queue, q.globalLimit(), config.clock().instant()));
             }
             if (q.rateLimit().isPresent()) {
-                driver.queueSetRateLimit(queue, q.rateLimit(), config.clock().instant());
+                driver.queueSetRateLimit(new QueueRateLimitParams(queue, q.rateLimit(), config.clock().instant()));
             }
             if (q.keyLimit().isPresent()) {
-                driver.queueSetKeyLimit(queue, q.keyLimit(), config.clock().instant());
+                driver.queueSetKeyLimit(new QueueKeyLimitParams(queue, q.keyLimit(), config.clock().instant()));
             }
         });
         declarePeriodicJobs();

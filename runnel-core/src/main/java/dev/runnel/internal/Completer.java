@@ -8,6 +8,7 @@ import dev.runnel.RetryPolicy;
 import dev.runnel.driver.DataRejectedException;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobGetManyParams;
 import dev.runnel.driver.JobJson;
 import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobSetStateParams;
@@ -419,7 +420,7 @@ public final class Completer implements Service {
     private List<Outcome> storedEarlier(List<Outcome> missing, List<Outcome> stored) {
         Map<Long, JobRow> now = new HashMap<>();
         try {
-            for (JobRow row : driver.jobGetMany(missing.stream().mapToLong(o -> o.job().id()).toArray())) {
+            for (JobRow row : driver.jobGetMany(new JobGetManyParams(missing.stream().mapToLong(o -> o.job().id()).toArray()))) {
                 now.put(row.id(), row);
             }
         } catch (RuntimeException e) {

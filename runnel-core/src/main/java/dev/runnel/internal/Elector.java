@@ -2,6 +2,7 @@ package dev.runnel.internal;
 
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.LeaderResignParams;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -79,7 +80,7 @@ public final class Elector extends Ticker implements Leadership {
         if (leading) {
             leading = false;
             try {
-                driver.leaderResign(clientId);
+                driver.leaderResign(new LeaderResignParams(clientId));
             } catch (RuntimeException e) {
                 LOG.warn("client {} could not resign the leadership; it passes on when the lease ends: {}",
                         clientId, e.toString());

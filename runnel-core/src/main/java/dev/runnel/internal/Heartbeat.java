@@ -1,6 +1,7 @@
 package dev.runnel.internal;
 
 import dev.runnel.driver.ClientHeartbeatParams;
+import dev.runnel.driver.ClientStopParams;
 import dev.runnel.driver.Driver;
 import java.time.Clock;
 import java.time.Duration;
@@ -62,7 +63,7 @@ public final class Heartbeat extends Ticker {
     public void stop() {
         super.stop();
         try {
-            driver.clientStop(clientId, clock.instant());
+            driver.clientStop(new ClientStopParams(clientId, clock.instant()));
         } catch (RuntimeException e) {
             LOG.warn("could not record the stop of client {}; it counts as dead once its heartbeat expires: {}",
                     clientId, e.toString());

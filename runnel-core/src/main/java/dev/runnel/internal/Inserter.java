@@ -13,6 +13,7 @@ import dev.runnel.RunnelException;
 import dev.runnel.UniqueOptions;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.JobInsertTxParams;
 import dev.runnel.driver.UniqueStates;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
@@ -58,7 +59,7 @@ public final class Inserter {
     /** Inserts on the caller's connection, inside its transaction; returns the results in order. */
     public List<InsertResult> insertMany(Connection transaction, List<InsertRequest> requests) {
         // Not yet committed when the producers wake: they may find nothing, and the next poll will.
-        return write(requests, rows -> driver.jobInsertManyTx(transaction, rows));
+        return write(requests, rows -> driver.jobInsertManyTx(new JobInsertTxParams(transaction, rows)));
     }
 
     private List<InsertResult> write(List<InsertRequest> requests, Function<List<JobInsertParams>, List<InsertResult>> insert) {

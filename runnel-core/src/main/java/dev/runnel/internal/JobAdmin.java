@@ -10,6 +10,8 @@ import dev.runnel.RunnelException;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.JobCountParams;
+import dev.runnel.driver.JobDeleteManyParams;
+import dev.runnel.driver.JobRetryManyParams;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -76,7 +78,7 @@ public final class JobAdmin {
 
     public JobRow retry(long id) {
         require(id);
-        if (driver.jobRetryMany(new long[] {id}, clock.instant()).length == 0) {
+        if (driver.jobRetryMany(new JobRetryManyParams(new long[] {id}, clock.instant())).length == 0) {
             JobRow job = require(id);
             if (job.state() == JobState.RUNNING) {
                 throw new RunnelException("job " + id + " is running: a running job cannot be retried; cancel it,"
@@ -96,7 +98,7 @@ public final class JobAdmin {
 
     public void delete(long id) {
         JobRow job = require(id);
-        if (driver.jobDeleteMany(new long[] {id}).length == 0) {
+        if (driver.jobDeleteMany(new JobDeleteManyParams(new long[] {id})).length == 0) {
             throw new RunnelException("job " + id + " is " + job.state().dbName() + ": a running job cannot be"
                     + " deleted; cancel it, or wait for its outcome");
         }
@@ -107,11 +109,11 @@ public final class JobAdmin {
     }
 
     public int retry(JobQuery query) {
-        return each(query, ids -> driver.jobRetryMany(ids, clock.instant()).length);
+        return each(query, ids -> driver.jobRetryMany(new JobRetryManyParams(ids, clock.instant())).length);
     }
 
     public int delete(JobQuery query) {
-        return each(query, ids -> driver.jobDeleteMany(ids).length);
+        return each(query, ids -> driver.jobDeleteMany(new JobDeleteManyParams(ids)).length);
     }
 
     private int cancelMany(long[] ids) {

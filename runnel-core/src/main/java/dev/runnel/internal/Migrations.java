@@ -4,6 +4,7 @@ import dev.runnel.Migrator;
 import dev.runnel.RunnelException;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.Migration;
+import dev.runnel.driver.MigrationApplyParams;
 import dev.runnel.driver.MigrationRecord;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,7 +57,7 @@ public final class Migrations {
         Map<Integer, MigrationRecord> applied = appliedChecked();
         List<Integer> done = new ArrayList<>();
         for (Migration m : driver.migrations()) {
-            if (m.version() <= target && !applied.containsKey(m.version()) && driver.migrationApply(m, true)) {
+            if (m.version() <= target && !applied.containsKey(m.version()) && driver.migrationApply(new MigrationApplyParams(m, true))) {
                 done.add(m.version());
             }
         }
@@ -73,7 +74,7 @@ public final class Migrations {
         List<Integer> done = new ArrayList<>();
         for (int i = all.size() - 1; i >= 0 && done.size() < steps; i--) {
             Migration m = all.get(i);
-            if (applied.containsKey(m.version()) && driver.migrationApply(m, false)) {
+            if (applied.containsKey(m.version()) && driver.migrationApply(new MigrationApplyParams(m, false))) {
                 done.add(m.version());
             }
         }

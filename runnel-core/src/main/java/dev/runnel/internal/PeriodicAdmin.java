@@ -5,6 +5,7 @@ import dev.runnel.PeriodicJob;
 import dev.runnel.PeriodicRow;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.PeriodicPauseParams;
+import dev.runnel.driver.PeriodicRemoveParams;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -34,7 +35,7 @@ public final class PeriodicAdmin {
     }
 
     public void remove(String name) {
-        if (!driver.periodicRemove(PeriodicJob.validateName(name), clock.instant())) {
+        if (!driver.periodicRemove(new PeriodicRemoveParams(PeriodicJob.validateName(name), clock.instant()))) {
             throw notFound(name);
         }
     }

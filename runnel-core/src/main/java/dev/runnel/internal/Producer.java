@@ -3,6 +3,7 @@ package dev.runnel.internal;
 import dev.runnel.JobRow;
 import dev.runnel.QueueExecutor;
 import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobCancelRequestedParams;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -47,7 +48,7 @@ public final class Producer implements Service {
         this.claimer = new Claimer(config.queue(), config.clientId(), config.atMostOnce(), config.limited(), claimClock,
                 driver::jobClaim, driver::jobClaimRecover, driver::queueList);
         this.launcher = new JobLauncher(config.queue(), config.atMostOnce(), config.executor(), slots, runner,
-                completer, clock, driver::jobCancelRequested);
+                completer, clock, ids -> driver.jobCancelRequested(new JobCancelRequestedParams(ids)));
         this.pacer = new FetchPacer(config.cooldown(), config.pollInterval(), System.nanoTime());
     }
 

@@ -6,7 +6,10 @@ import dev.runnel.NotFoundException;
 import dev.runnel.QueueRow;
 import dev.runnel.RateLimit;
 import dev.runnel.driver.Driver;
+import dev.runnel.driver.QueueGlobalLimitParams;
+import dev.runnel.driver.QueueKeyLimitParams;
 import dev.runnel.driver.QueuePauseParams;
+import dev.runnel.driver.QueueRateLimitParams;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -50,7 +53,7 @@ public final class QueueAdmin {
 
     /** Sets or (empty) lifts queue {@code name}'s global limit, checked by the caller. */
     public void setGlobalLimit(String name, OptionalInt limit) {
-        if (!driver.queueSetGlobalLimit(InsertOptions.validateQueue(name), limit, clock.instant())) {
+        if (!driver.queueSetGlobalLimit(new QueueGlobalLimitParams(InsertOptions.validateQueue(name), limit, clock.instant()))) {
             throw notFound(name);
         }
         wake.accept(name);
@@ -58,7 +61,7 @@ public final class QueueAdmin {
 
     /** Sets or (empty) lifts queue {@code name}'s rate limit. */
     public void setRateLimit(String name, Optional<RateLimit> rate) {
-        if (!driver.queueSetRateLimit(InsertOptions.validateQueue(name), rate, clock.instant())) {
+        if (!driver.queueSetRateLimit(new QueueRateLimitParams(InsertOptions.validateQueue(name), rate, clock.instant()))) {
             throw notFound(name);
         }
         wake.accept(name);
@@ -66,7 +69,7 @@ public final class QueueAdmin {
 
     /** Sets or (empty) lifts queue {@code name}'s per-key limit. */
     public void setKeyLimit(String name, Optional<KeyLimit> limit) {
-        if (!driver.queueSetKeyLimit(InsertOptions.validateQueue(name), limit, clock.instant())) {
+        if (!driver.queueSetKeyLimit(new QueueKeyLimitParams(InsertOptions.validateQueue(name), limit, clock.instant()))) {
             throw notFound(name);
         }
         wake.accept(name);

@@ -1,6 +1,7 @@
 package dev.runnel.internal;
 
 import dev.runnel.JobState;
+import dev.runnel.driver.ClientListDeadParams;
 import dev.runnel.driver.ClientRescuedParams;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobRescueParams;
@@ -67,7 +68,7 @@ public final class Rescuer extends MaintenanceTicker {
             return false;
         }
         Instant now = clock.instant();
-        List<String> dead = driver.clientListDead(now);
+        List<String> dead = driver.clientListDead(new ClientListDeadParams(now));
         boolean sweep = System.nanoTime() - nextSweepNanos >= 0;
         if (dead.isEmpty() && !sweep) {
             return false;

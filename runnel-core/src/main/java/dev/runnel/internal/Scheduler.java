@@ -2,6 +2,7 @@ package dev.runnel.internal;
 
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobScheduleParams;
+import dev.runnel.driver.QueueKeyStragglersParams;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,7 +42,7 @@ public final class Scheduler extends MaintenanceTicker {
         Instant now = clock.instant();
         if (Duration.between(lastStragglerSweep, now).compareTo(KEY_STRAGGLERS_EVERY) >= 0) {
             lastStragglerSweep = now;
-            driver.queueKeyStragglers(now.minus(KEY_STRAGGLERS_FOR));
+            driver.queueKeyStragglers(new QueueKeyStragglersParams(now.minus(KEY_STRAGGLERS_FOR)));
         }
         int moved = driver.jobScheduleDue(new JobScheduleParams(clock.instant(), BATCH));
         if (moved > 0) {

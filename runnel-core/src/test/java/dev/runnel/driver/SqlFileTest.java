@@ -6,35 +6,134 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.Set;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SqlFileTest {
-    private static ByteArrayInputStream text(String s) {
-        return new ByteArrayInputStream(s.getBytes(StandardCharsets.UTF_8));
+    enum P implements SqlFile.Param { QUEUE, NOW, MAX, CLIENT_ID }
+
+    enum Two implements SqlFile.Statement {
+        Claim(P.QUEUE, P.NOW, P.MAX),
+        Stop(P.CLIENT_ID);
+
+        private final List<P> params;
+
+        Two(P... params) {
+            this.params = List.of(params);
+        }
+
+        @Override
+        public List<P> params() {
+            return params;
+        }
+    }
+
+    enum One implements SqlFile.Statement {
+        Claim(P.QUEUE, P.NOW);
+
+        private final List<P> params;
+
+        One(P... params) {
+            this.params = List.of(params);
+        }
+
+        @Override
+        public List<P> params() {
+            return params;
+        }
+    }
+
+    private static <S extends Enum<S> & SqlFile.Statement> SqlFile<S> parse(Class<S> statements, String text) {
+        return SqlFile.parse("t.sql", new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), statements);
+    }
+
+    private static String placeholders(String sql, List<String> names) {
+        return SqlFile.placeholders("T", sql, names);
     }
 
     @Test
-    void parsesNamedBlocksWithoutComments() {
-        SqlFile f = SqlFile.parse("t.sql", text("""
+    void parsesNamedBlocksWithoutCommentLinesAndReplacesTheSchema() {
+        SqlFile<Two> f = parse(Two.class, """
                 -- header comment
-                -- name: A
-                -- about A
+                -- name: Claim
+                -- about Claim
                 SELECT 1
-                FROM {schema}.t;
+                FROM {schema}.t WHERE queue = :queue AND at <= :now LIMIT :max;
 
-                -- name: B
-                UPDATE x SET y = 1;
-                """), Set.of("A", "B"));
-        assertThat(f.get("A")).isEqualTo("SELECT 1\nFROM {schema}.t");
-        assertThat(f.withSchema("s1").get("A")).isEqualTo("SELECT 1\nFROM s1.t");
-        assertThat(f.get("B")).isEqualTo("UPDATE x SET y = 1");
+                -- name: Stop
+                UPDATE {schema}.c SET stopped = true WHERE id = :client_id;
+                """);
+        assertThat(f.get(Two.Claim).text()).isEqualTo("SELECT 1\nFROM {schema}.t WHERE queue = ? AND at <= ? LIMIT ?");
+        assertThat(f.withSchema("s1").get(Two.Claim).text()).isEqualTo("SELECT 1\nFROM s1.t WHERE queue = ? AND at <= ? LIMIT ?");
+        assertThat(f.withSchema("s1").get(Two.Claim).positions(P.MAX)).containsExactly(3);
+        assertThat(f.get(Two.Stop).text()).isEqualTo("UPDATE {schema}.c SET stopped = true WHERE id = ?");
+        assertThat(f.get(Two.Stop).positions(P.CLIENT_ID)).containsExactly(1);
     }
 
     @Test
-    void missingRequiredStatementFailsAtLoad() {
-        assertThatThrownBy(() -> SqlFile.parse("t.sql", text("-- name: A\nSELECT 1;\n"), Set.of("A", "Missing")))
-                .hasMessageContaining("Missing");
+    void aNameUsedSeveralTimesIsBoundAtEachOfItsPositions() {
+        SqlFile<One> f = parse(One.class, """
+                -- name: Claim
+                SELECT :queue, :now, :queue, :QUEUE, :now;
+                """);
+        assertThat(f.get(One.Claim).text()).isEqualTo("SELECT ?, ?, ?, ?, ?");
+        assertThat(f.get(One.Claim).positions(P.QUEUE)).containsExactly(1, 3, 4);
+        assertThat(f.get(One.Claim).positions(P.NOW)).containsExactly(2, 5);
+        assertThatThrownBy(() -> f.get(One.Claim).positions(P.MAX)).hasMessageContaining(":max");
+    }
+
+    @Test
+    void castsAreNotParameters() {
+        List<String> names = new ArrayList<>();
+        assertThat(placeholders("SELECT :ids::bigint[], x::text, :at::timestamptz", names))
+                .isEqualTo("SELECT ?::bigint[], x::text, ?::timestamptz");
+        assertThat(names).containsExactly("ids", "at");
+    }
+
+    @Test
+    void literalsQuotedIdentifiersAndCommentsAreLeftAlone() {
+        List<String> names = new ArrayList<>();
+        String sql = """
+                SELECT ':not_one', 'it''s :still_not ?', "col:name", $$ :nor ? $$, $t$ :this $t$
+                FROM t -- a trailing :comment ?
+                WHERE /* :block ? */ a = :a AND b[1: n] = :b AND c[1:2] = 0""";
+        assertThat(placeholders(sql, names)).isEqualTo(sql.replace(":a AND", "? AND").replace("= :b", "= ?"));
+        assertThat(names).containsExactly("a", "b");
+    }
+
+    @Test
+    void sqliteSyntaxSurvives() {
+        List<String> names = new ArrayList<>();
+        assertThat(placeholders("SELECT json_extract(j.value, '$.id'), x ->> '$[#-1]' FROM json_each(:batch) AS j", names))
+                .isEqualTo("SELECT json_extract(j.value, '$.id'), x ->> '$[#-1]' FROM json_each(?) AS j");
+        assertThat(names).containsExactly("batch");
+    }
+
+    @Test
+    void aPositionalParameterFailsAtLoad() {
+        assertThatThrownBy(() -> parse(One.class, "-- name: Claim\nSELECT :queue, :now, ?;\n"))
+                .hasMessageContaining("Claim has a positional parameter");
+    }
+
+    @Test
+    void aNameTheJavaSideDoesNotDeclareFailsAtLoad() {
+        assertThatThrownBy(() -> parse(One.class, "-- name: Claim\nSELECT :queue, :now, :max;\n"))
+                .hasMessageContaining("Claim's SQL uses [max], not declared");
+    }
+
+    @Test
+    void aDeclaredNameTheSqlLacksFailsAtLoad() {
+        assertThatThrownBy(() -> parse(One.class, "-- name: Claim\nSELECT :queue;\n"))
+                .hasMessageContaining("Claim's SQL lacks [now], declared");
+    }
+
+    @Test
+    void aMissingOrUndeclaredStatementFailsAtLoad() {
+        assertThatThrownBy(() -> parse(Two.class, "-- name: Claim\nSELECT :queue, :now, :max;\n"))
+                .hasMessageContaining("lacks statements [Stop]");
+        assertThatThrownBy(() -> parse(One.class, "-- name: Claim\nSELECT :queue, :now;\n-- name: Extra\nSELECT 1;\n"))
+                .hasMessageContaining("has statements [Extra] that One does not declare");
     }
 
     @Test

@@ -1,8 +1,11 @@
 package dev.runnel.postgres;
 
+import static dev.runnel.postgres.AdminSql.P.*;
+
 import dev.runnel.SearchIndex;
 import dev.runnel.driver.JdbcIds;
 import dev.runnel.driver.JobCancelParams;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,18 +20,14 @@ import java.util.concurrent.TimeUnit;
 
 /** The job administration of {@link PostgresDriver}, one statement each, from {@code admin.sql}. */
 final class PostgresAdmin {
-    private static final Set<String> STATEMENTS = Set.of("JobCancelMany", "JobCancelRequested", "JobRetryMany",
-            "JobUniqueHolder", "JobDeleteMany", "SearchIndexList", "SearchIndexKindCreate", "SearchIndexArgsCreate",
-            "SearchIndexKindDrop", "SearchIndexArgsDrop");
-
     private final PostgresSchema schema;
     private final PostgresConnections connections;
-    private final SqlFile sql;
+    private final SqlFile<AdminSql> sql;
 
     PostgresAdmin(PostgresSchema schema, PostgresConnections connections) {
         this.schema = schema;
         this.connections = connections;
-        this.sql = SqlFile.parse("admin.sql", PostgresAdmin.class.getResourceAsStream("admin.sql"), STATEMENTS)
+        this.sql = SqlFile.parse("admin.sql", AdminSql.class.getResourceAsStream("admin.sql"), AdminSql.class)
                 .withSchema(schema.quoted());
     }
 
@@ -37,13 +36,13 @@ final class PostgresAdmin {
             return new long[0];
         }
         return connections.run("cancelling jobs", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobCancelMany"))) {
-                ps.setObject(1, PostgresJobs.timestamp(p.now()));
-                ps.setObject(2, PostgresJobs.timestamp(p.now()));
-                ps.setString(3, p.now().toString());
-                ps.setString(4, p.reason());
-                ps.setObject(5, p.ids());
-                ps.setString(6, schema.channel());
+            Sql jobCancelMany = sql.get(AdminSql.JobCancelMany);
+            try (PreparedStatement ps = c.prepareStatement(jobCancelMany.text())) {
+                jobCancelMany.setObject(ps, NOW, PostgresJobs.timestamp(p.now()));
+                jobCancelMany.setString(ps, NOW_TEXT, p.now().toString());
+                jobCancelMany.setString(ps, REASON, p.reason());
+                jobCancelMany.setObject(ps, IDS, p.ids());
+                jobCancelMany.setString(ps, CHANNEL, schema.channel());
                 return JdbcIds.read(ps, p.ids().length);
             }
         });
@@ -54,8 +53,9 @@ final class PostgresAdmin {
             return new long[0];
         }
         return connections.run("looking for cancels requested", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobCancelRequested"))) {
-                ps.setObject(1, ids);
+            Sql jobCancelRequested = sql.get(AdminSql.JobCancelRequested);
+            try (PreparedStatement ps = c.prepareStatement(jobCancelRequested.text())) {
+                jobCancelRequested.setObject(ps, IDS, ids);
                 return JdbcIds.read(ps, ids.length);
             }
         });
@@ -66,10 +66,11 @@ final class PostgresAdmin {
             return new long[0];
         }
         return connections.run("retrying jobs", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobRetryMany"))) {
-                ps.setObject(1, PostgresJobs.timestamp(now));
-                ps.setObject(2, ids);
-                ps.setString(3, schema.channel());
+            Sql jobRetryMany = sql.get(AdminSql.JobRetryMany);
+            try (PreparedStatement ps = c.prepareStatement(jobRetryMany.text())) {
+                jobRetryMany.setObject(ps, NOW, PostgresJobs.timestamp(now));
+                jobRetryMany.setObject(ps, IDS, ids);
+                jobRetryMany.setString(ps, CHANNEL, schema.channel());
                 return JdbcIds.read(ps, ids.length);
             }
         });
@@ -77,8 +78,9 @@ final class PostgresAdmin {
 
     Optional<Long> uniqueHolder(long id) {
         return connections.run("finding a unique key's holder", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobUniqueHolder"))) {
-                ps.setLong(1, id);
+            Sql jobUniqueHolder = sql.get(AdminSql.JobUniqueHolder);
+            try (PreparedStatement ps = c.prepareStatement(jobUniqueHolder.text())) {
+                jobUniqueHolder.setLong(ps, ID, id);
                 long[] holder = JdbcIds.read(ps, 1);
                 return holder.length == 0 ? Optional.empty() : Optional.of(holder[0]);
             }
@@ -90,8 +92,9 @@ final class PostgresAdmin {
             return new long[0];
         }
         return connections.run("deleting jobs", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobDeleteMany"))) {
-                ps.setObject(1, ids);
+            Sql jobDeleteMany = sql.get(AdminSql.JobDeleteMany);
+            try (PreparedStatement ps = c.prepareStatement(jobDeleteMany.text())) {
+                jobDeleteMany.setObject(ps, IDS, ids);
                 return JdbcIds.read(ps, ids.length);
             }
         });
@@ -117,8 +120,9 @@ final class PostgresAdmin {
     private Map<SearchIndex, Boolean> searchIndexStates() {
         return connections.run("listing the search indexes", c -> {
             Map<SearchIndex, Boolean> states = new EnumMap<>(SearchIndex.class);
-            try (PreparedStatement ps = c.prepareStatement(sql.get("SearchIndexList"))) {
-                ps.setString(1, schema.name());
+            Sql searchIndexList = sql.get(AdminSql.SearchIndexList);
+            try (PreparedStatement ps = c.prepareStatement(searchIndexList.text())) {
+                searchIndexList.setString(ps, SCHEMA, schema.name());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         states.put(SearchIndex.named(rs.getString(1).substring("runnel_job_".length())), rs.getBoolean(2));
@@ -135,21 +139,21 @@ final class PostgresAdmin {
             searchIndexDrop(index);
         }
         build("creating the " + index.cliName() + " search index", index == SearchIndex.KIND
-                ? "SearchIndexKindCreate" : "SearchIndexArgsCreate");
+                ? AdminSql.SearchIndexKindCreate : AdminSql.SearchIndexArgsCreate);
     }
 
     void searchIndexDrop(SearchIndex index) {
         build("dropping the " + index.cliName() + " search index", index == SearchIndex.KIND
-                ? "SearchIndexKindDrop" : "SearchIndexArgsDrop");
+                ? AdminSql.SearchIndexKindDrop : AdminSql.SearchIndexArgsDrop);
     }
 
     /** Runs a concurrent index statement, with the socket timeout lifted to the build's for its duration. */
-    private void build(String what, String statement) {
+    private void build(String what, AdminSql statement) {
         connections.run(what, c -> {
             int before = c.getNetworkTimeout();
             c.setNetworkTimeout(Runnable::run, (int) TimeUnit.HOURS.toMillis(INDEX_BUILD_HOURS));
             try (Statement st = c.createStatement()) {
-                st.execute(sql.get(statement));
+                st.execute(sql.get(statement).text());
             } finally {
                 c.setNetworkTimeout(Runnable::run, before);
             }

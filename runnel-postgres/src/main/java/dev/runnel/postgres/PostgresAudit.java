@@ -1,33 +1,36 @@
 package dev.runnel.postgres;
 
+import static dev.runnel.postgres.AuditSql.P.*;
+
 import dev.runnel.AuditRow;
 import dev.runnel.driver.AuditInsertParams;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /** The audit-log operations of {@link PostgresDriver}, from {@code audit.sql}. */
 final class PostgresAudit {
     private final PostgresConnections connections;
-    private final SqlFile sql;
+    private final SqlFile<AuditSql> sql;
 
     PostgresAudit(PostgresSchema schema, PostgresConnections connections) {
         this.connections = connections;
-        this.sql = SqlFile.parse("audit.sql", PostgresAudit.class.getResourceAsStream("audit.sql"),
-                Set.of("AuditInsert", "AuditList")).withSchema(schema.quoted());
+        this.sql = SqlFile.parse("audit.sql", AuditSql.class.getResourceAsStream("audit.sql"),
+                AuditSql.class).withSchema(schema.quoted());
     }
 
     long insert(AuditInsertParams p) {
         return connections.run("writing the audit log", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("AuditInsert"))) {
-                ps.setObject(1, PostgresJobs.timestamp(p.at()));
-                ps.setString(2, p.actor());
-                ps.setString(3, p.action());
-                ps.setString(4, p.target());
-                ps.setLong(5, p.count());
+            Sql auditInsert = sql.get(AuditSql.AuditInsert);
+            try (PreparedStatement ps = c.prepareStatement(auditInsert.text())) {
+                auditInsert.setObject(ps, AT, PostgresJobs.timestamp(p.at()));
+                auditInsert.setString(ps, ACTOR, p.actor());
+                auditInsert.setString(ps, ACTION, p.action());
+                auditInsert.setString(ps, TARGET, p.target());
+                auditInsert.setLong(ps, COUNT, p.count());
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     return rs.getLong(1);
@@ -38,9 +41,10 @@ final class PostgresAudit {
 
     List<AuditRow> list(long beforeId, int limit) {
         return connections.run("reading the audit log", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("AuditList"))) {
-                ps.setLong(1, beforeId <= 0 ? Long.MAX_VALUE : beforeId);
-                ps.setInt(2, limit);
+            Sql auditList = sql.get(AuditSql.AuditList);
+            try (PreparedStatement ps = c.prepareStatement(auditList.text())) {
+                auditList.setLong(ps, BEFORE_ID, beforeId <= 0 ? Long.MAX_VALUE : beforeId);
+                auditList.setInt(ps, LIMIT, limit);
                 List<AuditRow> rows = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {

@@ -1,5 +1,7 @@
 package dev.runnel.postgres;
 
+import static dev.runnel.postgres.ClusterSql.P.*;
+
 import dev.runnel.ClientRow;
 import dev.runnel.LeaderRow;
 import dev.runnel.KeyLimit;
@@ -11,6 +13,7 @@ import dev.runnel.driver.ClientRescuedParams;
 import dev.runnel.driver.LeaderElectParams;
 import dev.runnel.driver.QueueLimits;
 import dev.runnel.driver.QueuePauseParams;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -20,34 +23,29 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Optional;
-import java.util.Set;
 
 /** The client and leader operations of {@link PostgresDriver}, one statement each, from {@code cluster.sql}. */
 final class PostgresCluster {
-    private static final Set<String> STATEMENTS = Set.of("ClientHeartbeat", "ClientStop", "ClientList",
-            "ClientListDead", "ClientMarkRescued", "ClientDeleteExpired", "LeaderAttemptElect", "LeaderResign",
-            "LeaderGet", "QueueRegister", "QueueList", "QueuePause", "QueueResume", "QueueSetGlobalLimit", "QueueSetRateLimit", "QueueSetKeyLimit",
-            "QueueKeyWaiting", "QueueKeyStragglers", "QueueKeyRecent");
-
     private final PostgresSchema schema;
     private final PostgresConnections connections;
-    private final SqlFile sql;
+    private final SqlFile<ClusterSql> sql;
 
     PostgresCluster(PostgresSchema schema, PostgresConnections connections) {
         this.schema = schema;
         this.connections = connections;
-        this.sql = SqlFile.parse("cluster.sql", PostgresCluster.class.getResourceAsStream("cluster.sql"), STATEMENTS)
+        this.sql = SqlFile.parse("cluster.sql", ClusterSql.class.getResourceAsStream("cluster.sql"),
+                ClusterSql.class)
                 .withSchema(schema.quoted());
     }
 
     void heartbeat(ClientHeartbeatParams p) {
         connections.run("recording the heartbeat of client " + p.id(), c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("ClientHeartbeat"))) {
-                ps.setString(1, p.id());
-                ps.setObject(2, PostgresJobs.timestamp(p.now()));
-                ps.setObject(3, PostgresJobs.timestamp(p.now()));
-                ps.setObject(4, PostgresJobs.timestamp(p.expiresAt()));
-                ps.setString(5, p.metadata());
+            Sql clientHeartbeat = sql.get(ClusterSql.ClientHeartbeat);
+            try (PreparedStatement ps = c.prepareStatement(clientHeartbeat.text())) {
+                clientHeartbeat.setString(ps, ID, p.id());
+                clientHeartbeat.setObject(ps, NOW, PostgresJobs.timestamp(p.now()));
+                clientHeartbeat.setObject(ps, EXPIRES_AT, PostgresJobs.timestamp(p.expiresAt()));
+                clientHeartbeat.setString(ps, METADATA, p.metadata());
                 return ps.executeUpdate();
             }
         });
@@ -55,10 +53,10 @@ final class PostgresCluster {
 
     void stop(String id, Instant now) {
         connections.run("recording the stop of client " + id, c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("ClientStop"))) {
-                ps.setObject(1, PostgresJobs.timestamp(now));
-                ps.setObject(2, PostgresJobs.timestamp(now));
-                ps.setString(3, id);
+            Sql clientStop = sql.get(ClusterSql.ClientStop);
+            try (PreparedStatement ps = c.prepareStatement(clientStop.text())) {
+                clientStop.setObject(ps, NOW, PostgresJobs.timestamp(now));
+                clientStop.setString(ps, ID, id);
                 return ps.executeUpdate();
             }
         });
@@ -66,7 +64,8 @@ final class PostgresCluster {
 
     List<ClientRow> list() {
         return connections.run("listing clients", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("ClientList")); ResultSet rs = ps.executeQuery()) {
+            Sql clientList = sql.get(ClusterSql.ClientList);
+            try (PreparedStatement ps = c.prepareStatement(clientList.text()); ResultSet rs = ps.executeQuery()) {
                 List<ClientRow> clients = new ArrayList<>();
                 while (rs.next()) {
                     clients.add(new ClientRow(rs.getString(1), PostgresRows.instant(rs, 2), PostgresRows.instant(rs, 3),
@@ -80,8 +79,9 @@ final class PostgresCluster {
 
     List<String> listDead(Instant now) {
         return connections.run("listing dead clients", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("ClientListDead"))) {
-                ps.setObject(1, PostgresJobs.timestamp(now));
+            Sql clientListDead = sql.get(ClusterSql.ClientListDead);
+            try (PreparedStatement ps = c.prepareStatement(clientListDead.text())) {
+                clientListDead.setObject(ps, NOW, PostgresJobs.timestamp(now));
                 List<String> ids = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -98,12 +98,11 @@ final class PostgresCluster {
             return;
         }
         connections.run("marking clients rescued", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("ClientMarkRescued"))) {
-                ps.setObject(1, PostgresJobs.timestamp(p.lease().now()));
-                ps.setArray(2, c.createArrayOf("text", p.clientIds().toArray()));
-                ps.setObject(3, PostgresJobs.timestamp(p.lease().now()));
-                ps.setString(4, p.lease().leaderId());
-                ps.setObject(5, PostgresJobs.timestamp(p.lease().now()));
+            Sql clientMarkRescued = sql.get(ClusterSql.ClientMarkRescued);
+            try (PreparedStatement ps = c.prepareStatement(clientMarkRescued.text())) {
+                clientMarkRescued.setObject(ps, NOW, PostgresJobs.timestamp(p.lease().now()));
+                clientMarkRescued.setArray(ps, CLIENT_IDS, c.createArrayOf("text", p.clientIds().toArray()));
+                clientMarkRescued.setString(ps, LEADER_ID, p.lease().leaderId());
                 return ps.executeUpdate();
             }
         });
@@ -111,10 +110,11 @@ final class PostgresCluster {
 
     int deleteExpired(ClientDeleteParams p) {
         return connections.run("removing clients gone for long", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("ClientDeleteExpired"))) {
-                ps.setObject(1, PostgresJobs.timestamp(p.expiredBefore()));
-                ps.setString(2, p.lease().leaderId());
-                ps.setObject(3, PostgresJobs.timestamp(p.lease().now()));
+            Sql clientDeleteExpired = sql.get(ClusterSql.ClientDeleteExpired);
+            try (PreparedStatement ps = c.prepareStatement(clientDeleteExpired.text())) {
+                clientDeleteExpired.setObject(ps, EXPIRED_BEFORE, PostgresJobs.timestamp(p.expiredBefore()));
+                clientDeleteExpired.setString(ps, LEADER_ID, p.lease().leaderId());
+                clientDeleteExpired.setObject(ps, NOW, PostgresJobs.timestamp(p.lease().now()));
                 return ps.executeUpdate();
             }
         });
@@ -122,10 +122,11 @@ final class PostgresCluster {
 
     boolean attemptElect(LeaderElectParams p) {
         return connections.run("electing a leader", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("LeaderAttemptElect"))) {
-                ps.setString(1, p.leaderId());
-                ps.setObject(2, PostgresJobs.timestamp(p.now()));
-                ps.setObject(3, PostgresJobs.timestamp(p.expiresAt()));
+            Sql leaderAttemptElect = sql.get(ClusterSql.LeaderAttemptElect);
+            try (PreparedStatement ps = c.prepareStatement(leaderAttemptElect.text())) {
+                leaderAttemptElect.setString(ps, LEADER_ID, p.leaderId());
+                leaderAttemptElect.setObject(ps, NOW, PostgresJobs.timestamp(p.now()));
+                leaderAttemptElect.setObject(ps, EXPIRES_AT, PostgresJobs.timestamp(p.expiresAt()));
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next();
                 }
@@ -135,8 +136,9 @@ final class PostgresCluster {
 
     void resign(String leaderId) {
         connections.run("resigning the leadership", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("LeaderResign"))) {
-                ps.setString(1, leaderId);
+            Sql leaderResign = sql.get(ClusterSql.LeaderResign);
+            try (PreparedStatement ps = c.prepareStatement(leaderResign.text())) {
+                leaderResign.setString(ps, LEADER_ID, leaderId);
                 return ps.executeUpdate();
             }
         });
@@ -144,7 +146,8 @@ final class PostgresCluster {
 
     Optional<LeaderRow> leader() {
         return connections.run("reading the leader", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("LeaderGet")); ResultSet rs = ps.executeQuery()) {
+            Sql leaderGet = sql.get(ClusterSql.LeaderGet);
+            try (PreparedStatement ps = c.prepareStatement(leaderGet.text()); ResultSet rs = ps.executeQuery()) {
                 return rs.next()
                         ? Optional.of(new LeaderRow(rs.getString(1), PostgresRows.instant(rs, 2), PostgresRows.instant(rs, 3)))
                         : Optional.<LeaderRow>empty();
@@ -157,10 +160,10 @@ final class PostgresCluster {
             return;
         }
         connections.run("registering queues", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("QueueRegister"))) {
-                ps.setObject(1, PostgresJobs.timestamp(now));
-                ps.setObject(2, PostgresJobs.timestamp(now));
-                ps.setArray(3, c.createArrayOf("text", queues.toArray()));
+            Sql queueRegister = sql.get(ClusterSql.QueueRegister);
+            try (PreparedStatement ps = c.prepareStatement(queueRegister.text())) {
+                queueRegister.setObject(ps, NOW, PostgresJobs.timestamp(now));
+                queueRegister.setArray(ps, QUEUES, c.createArrayOf("text", queues.toArray()));
                 return ps.executeUpdate();
             }
         });
@@ -168,7 +171,8 @@ final class PostgresCluster {
 
     List<QueueRow> queues() {
         return connections.run("listing queues", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("QueueList")); ResultSet rs = ps.executeQuery()) {
+            Sql queueList = sql.get(ClusterSql.QueueList);
+            try (PreparedStatement ps = c.prepareStatement(queueList.text()); ResultSet rs = ps.executeQuery()) {
                 List<QueueRow> queues = new ArrayList<>();
                 while (rs.next()) {
                     queues.add(new QueueRow(rs.getString(1), PostgresRows.instant(rs, 2), PostgresRows.instant(rs, 3),
@@ -182,11 +186,11 @@ final class PostgresCluster {
 
     boolean setGlobalLimit(String queue, OptionalInt limit, Instant now) {
         return connections.run("setting a queue's global limit", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("QueueSetGlobalLimit"))) {
-                QueueLimits.bindInt(ps, 1, limit);
-                QueueLimits.bindInt(ps, 4, limit);
-                ps.setObject(2, PostgresJobs.timestamp(now));
-                ps.setString(3, queue);
+            Sql queueSetGlobalLimit = sql.get(ClusterSql.QueueSetGlobalLimit);
+            try (PreparedStatement ps = c.prepareStatement(queueSetGlobalLimit.text())) {
+                QueueLimits.bindInt(queueSetGlobalLimit, ps, LIMIT, limit);
+                queueSetGlobalLimit.setObject(ps, NOW, PostgresJobs.timestamp(now));
+                queueSetGlobalLimit.setString(ps, QUEUE, queue);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next();
                 }
@@ -196,10 +200,11 @@ final class PostgresCluster {
 
     boolean setRateLimit(String queue, Optional<RateLimit> rate, Instant now) {
         return connections.run("setting a queue's rate limit", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("QueueSetRateLimit"))) {
-                QueueLimits.bindRate(ps, 1, rate);
-                ps.setObject(3, PostgresJobs.timestamp(now));
-                ps.setString(4, queue);
+            Sql queueSetRateLimit = sql.get(ClusterSql.QueueSetRateLimit);
+            try (PreparedStatement ps = c.prepareStatement(queueSetRateLimit.text())) {
+                QueueLimits.bindRate(queueSetRateLimit, ps, RATE_LIMIT, RATE_PERIOD_US, rate);
+                queueSetRateLimit.setObject(ps, NOW, PostgresJobs.timestamp(now));
+                queueSetRateLimit.setString(ps, QUEUE, queue);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next();
                 }
@@ -210,22 +215,23 @@ final class PostgresCluster {
     boolean setKeyLimit(String queue, Optional<KeyLimit> limit, Instant now) {
         return connections.transaction("setting a queue's per-key limit", c -> {
             boolean found;
-            try (PreparedStatement ps = c.prepareStatement(sql.get("QueueSetKeyLimit"))) {
-                ps.setString(1, limit.map(KeyLimit::sourceName).orElse(null));
-                ps.setString(2, limit.map(KeyLimit::field).orElse(null));
-                QueueLimits.bindInt(ps, 3, limit.map(l -> OptionalInt.of(l.limit())).orElse(OptionalInt.empty()));
-                ps.setString(4, QueueLimits.weights(limit));
-                QueueLimits.bindRate(ps, 5, limit.flatMap(KeyLimit::rate));
-                ps.setObject(7, PostgresJobs.timestamp(now));
-                ps.setObject(8, PostgresJobs.timestamp(now));
-                ps.setString(9, queue);
+            Sql queueSetKeyLimit = sql.get(ClusterSql.QueueSetKeyLimit);
+            try (PreparedStatement ps = c.prepareStatement(queueSetKeyLimit.text())) {
+                queueSetKeyLimit.setString(ps, SOURCE, limit.map(KeyLimit::sourceName).orElse(null));
+                queueSetKeyLimit.setString(ps, FIELD, limit.map(KeyLimit::field).orElse(null));
+                QueueLimits.bindInt(queueSetKeyLimit, ps, LIMIT, limit.map(l -> OptionalInt.of(l.limit())).orElse(OptionalInt.empty()));
+                queueSetKeyLimit.setString(ps, WEIGHTS, QueueLimits.weights(limit));
+                QueueLimits.bindRate(queueSetKeyLimit, ps, RATE_LIMIT, RATE_PERIOD_US, limit.flatMap(KeyLimit::rate));
+                queueSetKeyLimit.setObject(ps, NOW, PostgresJobs.timestamp(now));
+                queueSetKeyLimit.setString(ps, QUEUE, queue);
                 try (ResultSet rs = ps.executeQuery()) {
                     found = rs.next();
                 }
             }
             if (found && limit.isPresent()) {
-                try (PreparedStatement ps = c.prepareStatement(sql.get("QueueKeyWaiting"))) {
-                    ps.setString(1, queue);
+                Sql queueKeyWaiting = sql.get(ClusterSql.QueueKeyWaiting);
+                try (PreparedStatement ps = c.prepareStatement(queueKeyWaiting.text())) {
+                    queueKeyWaiting.setString(ps, QUEUE, queue);
                     ps.executeUpdate();
                 }
             }
@@ -235,16 +241,18 @@ final class PostgresCluster {
 
     int keyStragglers(Instant since) {
         return connections.run("giving late jobs their keys", c -> {
-            try (PreparedStatement recent = c.prepareStatement(sql.get("QueueKeyRecent"))) {
-                recent.setObject(1, PostgresJobs.timestamp(since));
+            Sql queueKeyRecent = sql.get(ClusterSql.QueueKeyRecent);
+            try (PreparedStatement recent = c.prepareStatement(queueKeyRecent.text())) {
+                queueKeyRecent.setObject(recent, SINCE, PostgresJobs.timestamp(since));
                 try (ResultSet rs = recent.executeQuery()) {
                     if (!rs.next() || !rs.getBoolean(1)) {
                         return 0;
                     }
                 }
             }
-            try (PreparedStatement ps = c.prepareStatement(sql.get("QueueKeyStragglers"))) {
-                ps.setObject(1, PostgresJobs.timestamp(since));
+            Sql queueKeyStragglers = sql.get(ClusterSql.QueueKeyStragglers);
+            try (PreparedStatement ps = c.prepareStatement(queueKeyStragglers.text())) {
+                queueKeyStragglers.setObject(ps, SINCE, PostgresJobs.timestamp(since));
                 return ps.executeUpdate();
             }
         });
@@ -253,16 +261,12 @@ final class PostgresCluster {
     List<String> setPaused(QueuePauseParams p) {
         String queue = p.queue().orElse(null);
         return connections.run(p.paused() ? "pausing queues" : "resuming queues", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get(p.paused() ? "QueuePause" : "QueueResume"))) {
-                int i = 1;
-                ps.setObject(i++, PostgresJobs.timestamp(p.now()));
-                if (p.paused()) {
-                    ps.setObject(i++, PostgresJobs.timestamp(p.now()));
-                }
-                ps.setString(i++, queue);
-                ps.setString(i++, queue);
+            Sql q = sql.get(p.paused() ? ClusterSql.QueuePause : ClusterSql.QueueResume);
+            try (PreparedStatement ps = c.prepareStatement(q.text())) {
+                q.setObject(ps, NOW, PostgresJobs.timestamp(p.now()));
+                q.setString(ps, QUEUE, queue);
                 if (!p.paused()) {
-                    ps.setString(i, schema.channel());
+                    q.setString(ps, CHANNEL, schema.channel());
                 }
                 List<String> names = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {

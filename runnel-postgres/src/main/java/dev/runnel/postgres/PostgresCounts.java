@@ -3,6 +3,7 @@ package dev.runnel.postgres;
 import dev.runnel.JobCount;
 import dev.runnel.JobState;
 import dev.runnel.driver.JobCountParams;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -50,19 +51,19 @@ final class PostgresCounts {
     private static final Comparator<JobCount> ORDER = Comparator.comparing(JobCount::queue).thenComparing(JobCount::state);
 
     private final PostgresConnections connections;
-    private final SqlFile sql;
+    private final SqlFile<QuerySql> sql;
     private final long samplePages;
     private final Duration exactTimeout;
     /** System.nanoTime() until which the fast counts use estimates only; 0 when counting exactly. */
     private volatile long estimatesUntil;
     private volatile boolean estimating;
 
-    PostgresCounts(PostgresConnections connections, SqlFile sql) {
+    PostgresCounts(PostgresConnections connections, SqlFile<QuerySql> sql) {
         this(connections, sql, SAMPLE_PAGES, EXACT_TIMEOUT);
     }
 
     /** With another sample size and timeout (zero: estimates only): for tests. */
-    PostgresCounts(PostgresConnections connections, SqlFile sql, long samplePages, Duration exactTimeout) {
+    PostgresCounts(PostgresConnections connections, SqlFile<QuerySql> sql, long samplePages, Duration exactTimeout) {
         this.connections = connections;
         this.sql = sql;
         this.samplePages = samplePages;
@@ -76,17 +77,17 @@ final class PostgresCounts {
     }
 
     private List<JobCount> exact() {
-        return counted("JobCountExact");
+        return counted(QuerySql.JobCountExact);
     }
 
     /** The rows of a statement that returns queue, state and count. */
-    private List<JobCount> counted(String statement) {
+    private List<JobCount> counted(QuerySql statement) {
         return connections.run("counting jobs", c -> counted(c, statement));
     }
 
-    private List<JobCount> counted(Connection c, String statement) throws SQLException {
+    private List<JobCount> counted(Connection c, QuerySql statement) throws SQLException {
         List<JobCount> counts = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(sql.get(statement)); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = c.prepareStatement(sql.get(statement).text()); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 counts.add(new JobCount(rs.getString(1), JobState.fromDb(rs.getString(2)), rs.getLong(3)));
             }
@@ -96,7 +97,7 @@ final class PostgresCounts {
 
     private List<JobCount> fast() {
         long pages = connections.run("counting jobs", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobTablePages")); ResultSet rs = ps.executeQuery()) {
+            try (PreparedStatement ps = c.prepareStatement(sql.get(QuerySql.JobTablePages).text()); ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);
             }
@@ -121,7 +122,7 @@ final class PostgresCounts {
             estimatesUntil = System.nanoTime() + ESTIMATES_FOR.toNanos();
         }
         // Running jobs are always counted exactly: at most the clients' concurrency, in an index of their own.
-        List<JobCount> counts = new ArrayList<>(others.orElseGet(() -> counted("JobCountRunning")));
+        List<JobCount> counts = new ArrayList<>(others.orElseGet(() -> counted(QuerySql.JobCountRunning)));
         List<JobCount> estimated;
         try {
             estimated = sample.join();
@@ -137,8 +138,9 @@ final class PostgresCounts {
     private List<JobCount> sampled(Connection c, double percent) throws SQLException {
         boolean exact = percent >= 100;
         List<JobCount> counts = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(sql.get("JobCountSampled"))) {
-            ps.setDouble(1, Math.min(100, percent));
+        Sql sampled = sql.get(QuerySql.JobCountSampled);
+        try (PreparedStatement ps = c.prepareStatement(sampled.text())) {
+            sampled.setDouble(ps, QuerySql.P.PERCENT, Math.min(100, percent));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     long n = rs.getLong(3);
@@ -152,12 +154,13 @@ final class PostgresCounts {
 
     /** Every state but completed counted exactly, or empty when that took longer than {@link #exactTimeout}. */
     private Optional<List<JobCount>> notCompleted(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.get("JobCountTimeout"))) {
-            ps.setString(1, exactTimeout.toMillis() + "ms");
+        Sql timeout = sql.get(QuerySql.JobCountTimeout);
+        try (PreparedStatement ps = c.prepareStatement(timeout.text())) {
+            timeout.setString(ps, QuerySql.P.TIMEOUT, exactTimeout.toMillis() + "ms");
             ps.execute();
         }
         try {
-            return Optional.of(counted(c, "JobCountNotCompleted"));
+            return Optional.of(counted(c, QuerySql.JobCountNotCompleted));
         } catch (SQLException e) {
             if (!"57014".equals(e.getSQLState())) { // query_canceled: the timeout
                 throw e;
@@ -170,7 +173,7 @@ final class PostgresCounts {
     /** {@code work} in a transaction of its own without parallel workers. */
     private <T> T serially(String operation, PostgresConnections.Work<T> work) {
         return connections.transaction(operation, c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobCountSerial"))) {
+            try (PreparedStatement ps = c.prepareStatement(sql.get(QuerySql.JobCountSerial).text())) {
                 ps.execute();
             }
             return work.run(c);

@@ -7,42 +7,54 @@ import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
 import dev.runnel.PeriodicRow;
-import dev.runnel.KeyLimit;
 import dev.runnel.QueueRow;
-import dev.runnel.RateLimit;
 import dev.runnel.SearchIndex;
+import dev.runnel.driver.AuditListParams;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
+import dev.runnel.driver.ClientListDeadParams;
 import dev.runnel.driver.ClientRescuedParams;
-import dev.runnel.driver.JobDeleteFinalizedParams;
-import dev.runnel.driver.JobRescueParams;
-import dev.runnel.driver.LeaderElectParams;
-import dev.runnel.driver.PeriodicEnqueueParams;
-import dev.runnel.driver.PeriodicPauseParams;
-import dev.runnel.driver.PeriodicUpsertParams;
-import dev.runnel.driver.QueuePauseParams;
+import dev.runnel.driver.ClientStopParams;
 import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobCancelParams;
+import dev.runnel.driver.JobCancelRequestedParams;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobCountParams;
+import dev.runnel.driver.JobDeleteFinalizedParams;
+import dev.runnel.driver.JobDeleteManyParams;
+import dev.runnel.driver.JobGetManyParams;
 import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.JobInsertTxParams;
 import dev.runnel.driver.JobReinsertParams;
+import dev.runnel.driver.JobRescueParams;
+import dev.runnel.driver.JobRetryManyParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
+import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.LeaderResignParams;
 import dev.runnel.driver.Migration;
+import dev.runnel.driver.MigrationApplyParams;
 import dev.runnel.driver.MigrationRecord;
+import dev.runnel.driver.PeriodicEnqueueParams;
+import dev.runnel.driver.PeriodicPauseParams;
+import dev.runnel.driver.PeriodicRemoveParams;
+import dev.runnel.driver.PeriodicUpsertParams;
+import dev.runnel.driver.QueueGlobalLimitParams;
+import dev.runnel.driver.QueueKeyLimitParams;
+import dev.runnel.driver.QueueKeyStragglersParams;
+import dev.runnel.driver.QueuePauseParams;
+import dev.runnel.driver.QueueRateLimitParams;
+import dev.runnel.driver.QueueRegisterParams;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -222,8 +234,8 @@ public final class PostgresDriver implements Driver {
     }
 
     @Override
-    public boolean migrationApply(Migration migration, boolean up) {
-        return migrations.apply(migration, up);
+    public boolean migrationApply(MigrationApplyParams params) {
+        return migrations.apply(params.migration(), params.up());
     }
 
     // ---- jobs ----
@@ -234,8 +246,8 @@ public final class PostgresDriver implements Driver {
     }
 
     @Override
-    public List<InsertResult> jobInsertManyTx(Connection connection, List<JobInsertParams> batch) {
-        return jobs.insertManyTx(connection, batch);
+    public List<InsertResult> jobInsertManyTx(JobInsertTxParams params) {
+        return jobs.insertManyTx(params.connection(), params.jobs());
     }
 
     @Override
@@ -274,8 +286,8 @@ public final class PostgresDriver implements Driver {
     }
 
     @Override
-    public List<JobRow> jobGetMany(long[] ids) {
-        return jobs.getMany(ids);
+    public List<JobRow> jobGetMany(JobGetManyParams params) {
+        return jobs.getMany(params.ids());
     }
 
     @Override
@@ -331,13 +343,13 @@ public final class PostgresDriver implements Driver {
     }
 
     @Override
-    public long[] jobCancelRequested(long[] ids) {
-        return admin.cancelRequested(ids);
+    public long[] jobCancelRequested(JobCancelRequestedParams params) {
+        return admin.cancelRequested(params.ids());
     }
 
     @Override
-    public long[] jobRetryMany(long[] ids, Instant now) {
-        return admin.retryMany(ids, now);
+    public long[] jobRetryMany(JobRetryManyParams params) {
+        return admin.retryMany(params.ids(), params.now());
     }
 
     @Override
@@ -346,8 +358,8 @@ public final class PostgresDriver implements Driver {
     }
 
     @Override
-    public long[] jobDeleteMany(long[] ids) {
-        return admin.deleteMany(ids);
+    public long[] jobDeleteMany(JobDeleteManyParams params) {
+        return admin.deleteMany(params.ids());
     }
 
     // ---- clients and the leader ----
@@ -358,8 +370,8 @@ public final class PostgresDriver implements Driver {
     }
 
     @Override
-    public void clientStop(String id, Instant now) {
-        cluster.stop(id, now);
+    public void clientStop(ClientStopParams params) {
+        cluster.stop(params.id(), params.now());
     }
 
     @Override
@@ -368,8 +380,8 @@ public final class PostgresDriver implements Driver {
     }
 
     @Override
-    public List<String> clientListDead(Instant now) {
-        return cluster.listDead(now);
+    public List<String> clientListDead(ClientListDeadParams params) {
+        return cluster.listDead(params.now());
     }
 
     @Override
@@ -388,8 +400,8 @@ public final class PostgresDriver implements Driver {
     }
 
     @Override
-    public void leaderResign(String leaderId) {
-        cluster.resign(leaderId);
+    public void leaderResign(LeaderResignParams params) {
+        cluster.resign(params.leaderId());
     }
 
     @Override
@@ -400,8 +412,8 @@ public final class PostgresDriver implements Driver {
     // ---- queues ----
 
     @Override
-    public void queueRegister(List<String> queues, Instant now) {
-        cluster.registerQueues(queues, now);
+    public void queueRegister(QueueRegisterParams params) {
+        cluster.registerQueues(params.queues(), params.now());
     }
 
     @Override
@@ -415,23 +427,23 @@ public final class PostgresDriver implements Driver {
     }
 
     @Override
-    public boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now) {
-        return cluster.setGlobalLimit(queue, limit, now);
+    public boolean queueSetGlobalLimit(QueueGlobalLimitParams params) {
+        return cluster.setGlobalLimit(params.queue(), params.limit(), params.now());
     }
 
     @Override
-    public boolean queueSetRateLimit(String queue, Optional<RateLimit> limit, Instant now) {
-        return cluster.setRateLimit(queue, limit, now);
+    public boolean queueSetRateLimit(QueueRateLimitParams params) {
+        return cluster.setRateLimit(params.queue(), params.limit(), params.now());
     }
 
     @Override
-    public boolean queueSetKeyLimit(String queue, Optional<KeyLimit> limit, Instant now) {
-        return cluster.setKeyLimit(queue, limit, now);
+    public boolean queueSetKeyLimit(QueueKeyLimitParams params) {
+        return cluster.setKeyLimit(params.queue(), params.limit(), params.now());
     }
 
     @Override
-    public int queueKeyStragglers(Instant since) {
-        return cluster.keyStragglers(since);
+    public int queueKeyStragglers(QueueKeyStragglersParams params) {
+        return cluster.keyStragglers(params.since());
     }
 
     // ---- periodic jobs ----
@@ -452,8 +464,8 @@ public final class PostgresDriver implements Driver {
     }
 
     @Override
-    public boolean periodicRemove(String name, Instant now) {
-        return periodic.remove(name, now);
+    public boolean periodicRemove(PeriodicRemoveParams params) {
+        return periodic.remove(params.name(), params.now());
     }
 
     @Override
@@ -467,8 +479,8 @@ public final class PostgresDriver implements Driver {
     }
 
     @Override
-    public List<dev.runnel.AuditRow> auditList(long beforeId, int limit) {
-        return audit.list(beforeId, limit);
+    public List<dev.runnel.AuditRow> auditList(AuditListParams params) {
+        return audit.list(params.beforeId(), params.limit());
     }
 
     // ---- notifications ----

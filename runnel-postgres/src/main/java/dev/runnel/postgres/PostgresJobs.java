@@ -1,5 +1,7 @@
 package dev.runnel.postgres;
 
+import static dev.runnel.postgres.JobSql.P.*;
+
 import dev.runnel.InsertResult;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
@@ -15,8 +17,9 @@ import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
-import dev.runnel.driver.QueueLimits;
+import dev.runnel.driver.LimitedClaim;
 import dev.runnel.driver.RescuedJob;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
 import java.sql.Array;
@@ -31,28 +34,23 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.Set;
 
 /**
  * The job operations of {@link PostgresDriver}, one statement each, from {@code job.sql}. Batches
  * travel as arrays (primitive ones where the values cannot be null) expanded by {@code unnest}.
  */
 final class PostgresJobs {
-    private static final Set<String> STATEMENTS = Set.of("JobInsertMany", "JobInsertManyUnique", "JobClaim", "JobClaimLimitLock", "JobClaimLimited", "JobClaimKeyed", "QueueRateStarted", "KeyRateStarted", "JobClaimAtMostOnce", "JobClaimRecover",
-            "JobCompleteMany", "JobSetStateMany", "JobReinsertMany", "JobScheduleDue", "JobRescueMany", "JobDeleteFinalized", "JobGet", "JobGetMany");
-
     private final PostgresSchema schema;
     private final PostgresConnections connections;
-    private final SqlFile sql;
+    private final SqlFile<JobSql> sql;
     private final ClaimCursor cursor = new ClaimCursor();
     private final CleanCursor cleanCursor = new CleanCursor();
 
     PostgresJobs(PostgresSchema schema, PostgresConnections connections) {
         this.schema = schema;
         this.connections = connections;
-        this.sql = SqlFile.parse("job.sql", PostgresJobs.class.getResourceAsStream("job.sql"), STATEMENTS)
-                .withSchema(schema.quoted());
+        this.sql = SqlFile.parse("job.sql", JobSql.class.getResourceAsStream("job.sql"),
+                JobSql.class).withSchema(schema.quoted());
     }
 
     List<InsertResult> insertMany(List<JobInsertParams> jobs) {
@@ -99,19 +97,19 @@ final class PostgresJobs {
             metadata[i] = job.metadata();
         }
         boolean unique = JobInsertParams.anyUnique(jobs);
-        try (PreparedStatement ps = c.prepareStatement(sql.get(unique ? "JobInsertManyUnique" : "JobInsertMany"))) {
+        Sql q = sql.get(unique ? JobSql.JobInsertManyUnique : JobSql.JobInsertMany);
+        try (PreparedStatement ps = c.prepareStatement(q.text())) {
             // pgjdbc binds a primitive array given to setObject as int4[] or int8[], unboxed.
-            ps.setArray(1, c.createArrayOf("text", kinds));
-            ps.setArray(2, c.createArrayOf("text", args));
-            ps.setArray(3, c.createArrayOf("text", queues));
-            ps.setObject(4, priorities);
-            ps.setArray(5, c.createArrayOf("text", states));
-            ps.setObject(6, createdAt);
-            ps.setObject(7, scheduledAt);
-            ps.setObject(8, maxAttempts);
-            ps.setArray(9, c.createArrayOf("text", tags));
-            ps.setArray(10, c.createArrayOf("text", metadata));
-            int p = 11;
+            q.setArray(ps, KINDS, c.createArrayOf("text", kinds));
+            q.setArray(ps, ARGS, c.createArrayOf("text", args));
+            q.setArray(ps, QUEUES, c.createArrayOf("text", queues));
+            q.setObject(ps, PRIORITIES, priorities);
+            q.setArray(ps, STATES, c.createArrayOf("text", states));
+            q.setObject(ps, CREATED_AT, createdAt);
+            q.setObject(ps, SCHEDULED_AT, scheduledAt);
+            q.setObject(ps, MAX_ATTEMPTS, maxAttempts);
+            q.setArray(ps, TAGS, c.createArrayOf("text", tags));
+            q.setArray(ps, METADATA, c.createArrayOf("text", metadata));
             if (unique) {
                 byte[][] keys = new byte[n][];
                 Integer[] masks = new Integer[n];
@@ -120,10 +118,10 @@ final class PostgresJobs {
                     keys[i] = job.uniqueKey();
                     masks[i] = job.unique() ? job.uniqueStates() : null;
                 }
-                ps.setArray(p++, c.createArrayOf("bytea", keys));
-                ps.setArray(p++, c.createArrayOf("integer", masks));
+                q.setArray(ps, UNIQUE_KEYS, c.createArrayOf("bytea", keys));
+                q.setArray(ps, UNIQUE_STATES, c.createArrayOf("integer", masks));
             }
-            ps.setString(p, schema.channel());
+            q.setString(ps, CHANNEL, schema.channel());
             List<InsertResult> results = new ArrayList<>(n);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -147,21 +145,16 @@ final class PostgresJobs {
         ClaimCursor.Position from = cursor.from(params.queue());
         OffsetDateTime now = timestamp(params.now());
         OffsetDateTime fromTime = timestamp(from.scheduledAt());
-        List<JobRow> jobs = claimed(params, "claiming jobs", params.atMostOnce() ? "JobClaimAtMostOnce" : "JobClaim", ps -> {
-            for (int branch = 0; branch < 2; branch++) {
-                int base = branch * 7;
-                ps.setString(base + 1, params.queue());
-                ps.setObject(base + 2, now);
-                ps.setInt(base + 3, from.priority());
-                ps.setObject(base + 4, fromTime);
-                ps.setLong(base + 5, from.id());
-                ps.setString(base + 6, params.queue());
-                ps.setInt(base + 7, params.max());
-            }
-            ps.setInt(15, params.max());
+        JobSql statement = params.atMostOnce() ? JobSql.JobClaimAtMostOnce : JobSql.JobClaim;
+        List<JobRow> jobs = claimed(params, "claiming jobs", statement, (q, ps) -> {
+            q.setString(ps, QUEUE, params.queue());
+            q.setObject(ps, NOW, now);
+            q.setInt(ps, FROM_PRIORITY, from.priority());
+            q.setObject(ps, FROM_SCHEDULED_AT, fromTime);
+            q.setLong(ps, FROM_ID, from.id());
+            q.setInt(ps, MAX, params.max());
             if (!params.atMostOnce()) {
-                ps.setObject(16, now);
-                ps.setString(17, params.clientId());
+                q.setString(ps, CLIENT_ID, params.clientId());
             }
         });
         cursor.claimed(params.queue(), from, jobs, params.max());
@@ -172,96 +165,82 @@ final class PostgresJobs {
         OffsetDateTime now = timestamp(params.now());
         long nowMicros = Times.toMicros(params.now());
         List<JobRow> jobs = connections.transaction("claiming jobs under the queue's limit", c -> {
-            Optional<RateLimit> rate = Optional.empty();
-            long[] starts = new long[0];
-            OptionalInt keyLimit = OptionalInt.empty();
-            Optional<RateLimit> keyRate = Optional.empty();
-            try (PreparedStatement lock = c.prepareStatement(sql.get("JobClaimLimitLock"))) {
-                lock.setString(1, params.queue());
+            LimitedClaim.Limits limits = LimitedClaim.Limits.NONE;
+            Sql lockSql = sql.get(JobSql.JobClaimLimitLock);
+            try (PreparedStatement lock = c.prepareStatement(lockSql.text())) {
+                lockSql.setString(lock, QUEUE, params.queue());
                 try (ResultSet rs = lock.executeQuery()) {
                     if (rs.next()) {
-                        rate = QueueLimits.rateLimit(rs, 1);
-                        starts = longs(rs.getArray(3));
-                        keyLimit = QueueLimits.optionalInt(rs, 4);
-                        keyRate = QueueLimits.rateLimit(rs, 5);
+                        limits = LimitedClaim.Limits.read(rs, longs(rs.getArray(3)));
                     }
                 }
             }
-            int room = rate.isPresent() ? Math.min(params.max(), QueueLimits.rateRoom(rate.get(), starts, nowMicros))
-                    : params.max();
-            if (room == 0) {
-                return new ArrayList<JobRow>();
-            }
-            List<JobRow> rows;
-            if (keyLimit.isPresent()) {
-                int perKey = keyLimit.getAsInt();
-                Optional<RateLimit> perKeyRate = keyRate;
-                rows = claimedRows(c, params, "JobClaimKeyed", ps -> {
-                    ps.setString(1, params.queue());
-                    ps.setString(2, params.queue());
-                    ps.setString(3, params.queue());
-                    ps.setInt(4, room);
-                    ps.setInt(5, room);
-                    ps.setString(6, params.queue());
-                    ps.setString(7, params.queue());
-                    ps.setLong(8, perKeyRate.map(r -> nowMicros - r.periodMicros()).orElse(Long.MAX_VALUE));
-                    ps.setString(9, params.queue());
-                    ps.setObject(10, now);
-                    ps.setInt(11, perKey);
-                    ps.setString(12, params.queue());
-                    ps.setInt(13, perKey);
-                    ps.setInt(14, perKeyRate.map(RateLimit::jobs).orElse(Integer.MAX_VALUE));
-                    ps.setObject(15, now);
-                    ps.setString(16, params.clientId());
-                });
-                if (perKeyRate.isPresent() && !rows.isEmpty()) {
-                    try (PreparedStatement started = c.prepareStatement(sql.get("KeyRateStarted"))) {
-                        started.setString(1, params.queue());
-                        started.setLong(2, nowMicros);
-                        started.setObject(3, rows.stream().mapToLong(JobRow::id).toArray());
-                        started.setInt(4, perKeyRate.get().jobs());
+            return LimitedClaim.claim(limits, params.max(), nowMicros, new LimitedClaim.Steps() {
+                @Override
+                public List<JobRow> claim(int room) throws SQLException {
+                    return claimedRows(c, params, JobSql.JobClaimLimited, (q, ps) -> {
+                        q.setInt(ps, MAX, room);
+                        q.setString(ps, QUEUE, params.queue());
+                        q.setObject(ps, NOW, now);
+                        q.setString(ps, CLIENT_ID, params.clientId());
+                    });
+                }
+
+                @Override
+                public List<JobRow> claimKeyed(int room, LimitedClaim.Keyed keyed) throws SQLException {
+                    return claimedRows(c, params, JobSql.JobClaimKeyed, (q, ps) -> {
+                        q.setString(ps, QUEUE, params.queue());
+                        q.setInt(ps, MAX, room);
+                        q.setLong(ps, KEY_RATE_SINCE, keyed.rateSinceMicros());
+                        q.setObject(ps, NOW, now);
+                        q.setInt(ps, KEY_LIMIT, keyed.limit());
+                        q.setInt(ps, KEY_RATE_JOBS, keyed.rateJobs());
+                        q.setString(ps, CLIENT_ID, params.clientId());
+                    });
+                }
+
+                @Override
+                public void keyRateStarted(RateLimit rate, List<JobRow> claimed, long nowUs) throws SQLException {
+                    Sql q = sql.get(JobSql.KeyRateStarted);
+                    try (PreparedStatement started = c.prepareStatement(q.text())) {
+                        q.setString(started, QUEUE, params.queue());
+                        q.setLong(started, NOW_US, nowUs);
+                        q.setObject(started, IDS, claimed.stream().mapToLong(JobRow::id).toArray());
+                        q.setInt(started, KEY_RATE_JOBS, rate.jobs());
                         started.executeUpdate();
                     }
                 }
-            } else {
-                rows = claimedRows(c, params, "JobClaimLimited", ps -> {
-                    ps.setInt(1, room);
-                    ps.setInt(2, room);
-                    ps.setString(3, params.queue());
-                    ps.setString(4, params.queue());
-                    ps.setObject(5, now);
-                    ps.setObject(6, now);
-                    ps.setString(7, params.clientId());
-                });
-            }
-            if (rate.isPresent() && !rows.isEmpty()) {
-                try (PreparedStatement started = c.prepareStatement(sql.get("QueueRateStarted"))) {
-                    started.setObject(1, QueueLimits.afterStarting(rate.get(), starts, nowMicros, rows.size()));
-                    started.setString(2, params.queue());
-                    started.executeUpdate();
+
+                @Override
+                public void queueRateStarted(long[] starts) throws SQLException {
+                    Sql q = sql.get(JobSql.QueueRateStarted);
+                    try (PreparedStatement started = c.prepareStatement(q.text())) {
+                        q.setObject(started, STARTS, starts);
+                        q.setString(started, QUEUE, params.queue());
+                        started.executeUpdate();
+                    }
                 }
-            }
-            return rows;
+            });
         });
         jobs.sort(ClaimOrder.COMPARATOR);
         return jobs;
     }
 
     List<JobRow> claimRecover(JobClaimParams params) {
-        return claimed(params, "recovering the jobs of a claim whose reply was lost", "JobClaimRecover", ps -> {
-            ps.setString(1, params.queue());
-            ps.setObject(2, timestamp(params.now()));
-            ps.setString(3, params.clientId());
+        return claimed(params, "recovering the jobs of a claim whose reply was lost", JobSql.JobClaimRecover, (q, ps) -> {
+            q.setString(ps, QUEUE, params.queue());
+            q.setObject(ps, NOW, timestamp(params.now()));
+            q.setString(ps, CLIENT_ID, params.clientId());
         });
     }
 
     @FunctionalInterface
     private interface Binder {
-        void bind(PreparedStatement ps) throws SQLException;
+        void bind(Sql statement, PreparedStatement ps) throws SQLException;
     }
 
     /** Runs a statement that returns claimed rows; the rows in claim order. */
-    private List<JobRow> claimed(JobClaimParams params, String operation, String statement, Binder binder) {
+    private List<JobRow> claimed(JobClaimParams params, String operation, JobSql statement, Binder binder) {
         List<JobRow> jobs = connections.run(operation, c -> claimedRows(c, params, statement, binder));
         jobs.sort(ClaimOrder.COMPARATOR);
         return jobs;
@@ -276,10 +255,11 @@ final class PostgresJobs {
         return values;
     }
 
-    private List<JobRow> claimedRows(Connection c, JobClaimParams params, String statement, Binder binder)
+    private List<JobRow> claimedRows(Connection c, JobClaimParams params, JobSql statement, Binder binder)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.get(statement))) {
-            binder.bind(ps);
+        Sql q = sql.get(statement);
+        try (PreparedStatement ps = c.prepareStatement(q.text())) {
+            binder.bind(q, ps);
             List<JobRow> rows = new ArrayList<>(Math.min(params.max(), 1_000));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -300,12 +280,13 @@ final class PostgresJobs {
         int[] attempts = Arrays.copyOf(params.attempts(), n);
         long[] attemptedAt = Arrays.copyOf(params.attemptedAtMicros(), n);
         return connections.run("completing jobs", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobCompleteMany"))) {
-                ps.setObject(1, ids);
-                ps.setObject(2, finalizedAt);
-                ps.setObject(3, attempts);
-                ps.setObject(4, attemptedAt);
-                ps.setString(5, params.clientId());
+            Sql q = sql.get(JobSql.JobCompleteMany);
+            try (PreparedStatement ps = c.prepareStatement(q.text())) {
+                q.setObject(ps, IDS, ids);
+                q.setObject(ps, FINALIZED_AT, finalizedAt);
+                q.setObject(ps, ATTEMPTS, attempts);
+                q.setObject(ps, ATTEMPTED_AT, attemptedAt);
+                q.setString(ps, CLIENT_ID, params.clientId());
                 return JdbcIds.read(ps, n);
             }
         });
@@ -340,17 +321,18 @@ final class PostgresJobs {
             outputs[i] = u.output();
         }
         return connections.run("recording job outcomes", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobSetStateMany"))) {
-                ps.setObject(1, ids);
-                ps.setObject(2, attempts);
-                ps.setObject(3, attemptedAt);
-                ps.setArray(4, c.createArrayOf("text", clients));
-                ps.setArray(5, c.createArrayOf("text", states));
-                ps.setArray(6, c.createArrayOf("int8", scheduledAt));
-                ps.setArray(7, c.createArrayOf("int8", finalizedAt));
-                ps.setArray(8, c.createArrayOf("text", errors));
-                ps.setObject(9, attemptDeltas);
-                ps.setArray(10, c.createArrayOf("text", outputs));
+            Sql q = sql.get(JobSql.JobSetStateMany);
+            try (PreparedStatement ps = c.prepareStatement(q.text())) {
+                q.setObject(ps, IDS, ids);
+                q.setObject(ps, ATTEMPTS, attempts);
+                q.setObject(ps, ATTEMPTED_AT, attemptedAt);
+                q.setArray(ps, CLIENT_IDS, c.createArrayOf("text", clients));
+                q.setArray(ps, STATES, c.createArrayOf("text", states));
+                q.setArray(ps, SCHEDULED_AT, c.createArrayOf("int8", scheduledAt));
+                q.setArray(ps, FINALIZED_AT, c.createArrayOf("int8", finalizedAt));
+                q.setArray(ps, ERRORS, c.createArrayOf("text", errors));
+                q.setObject(ps, ATTEMPT_DELTAS, attemptDeltas);
+                q.setArray(ps, OUTPUTS, c.createArrayOf("text", outputs));
                 return JdbcIds.read(ps, n);
             }
         });
@@ -398,23 +380,24 @@ final class PostgresJobs {
             tags[i] = JobJson.encodeStrings(job.tags());
         }
         connections.run("writing back jobs claimed at most once", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobReinsertMany"))) {
-                ps.setObject(1, ids);
-                ps.setArray(2, c.createArrayOf("text", kinds));
-                ps.setArray(3, c.createArrayOf("text", args));
-                ps.setArray(4, c.createArrayOf("text", states));
-                ps.setArray(5, c.createArrayOf("text", queues));
-                ps.setObject(6, priorities);
-                ps.setObject(7, attempts);
-                ps.setObject(8, maxAttempts);
-                ps.setArray(9, c.createArrayOf("int8", attemptedAt));
-                ps.setArray(10, c.createArrayOf("text", attemptedBy));
-                ps.setObject(11, createdAt);
-                ps.setObject(12, scheduledAt);
-                ps.setObject(13, finalizedAt);
-                ps.setArray(14, c.createArrayOf("text", errors));
-                ps.setArray(15, c.createArrayOf("text", metadata));
-                ps.setArray(16, c.createArrayOf("text", tags));
+            Sql q = sql.get(JobSql.JobReinsertMany);
+            try (PreparedStatement ps = c.prepareStatement(q.text())) {
+                q.setObject(ps, IDS, ids);
+                q.setArray(ps, KINDS, c.createArrayOf("text", kinds));
+                q.setArray(ps, ARGS, c.createArrayOf("text", args));
+                q.setArray(ps, STATES, c.createArrayOf("text", states));
+                q.setArray(ps, QUEUES, c.createArrayOf("text", queues));
+                q.setObject(ps, PRIORITIES, priorities);
+                q.setObject(ps, ATTEMPTS, attempts);
+                q.setObject(ps, MAX_ATTEMPTS, maxAttempts);
+                q.setArray(ps, ATTEMPTED_AT, c.createArrayOf("int8", attemptedAt));
+                q.setArray(ps, ATTEMPTED_BY, c.createArrayOf("text", attemptedBy));
+                q.setObject(ps, CREATED_AT, createdAt);
+                q.setObject(ps, SCHEDULED_AT, scheduledAt);
+                q.setObject(ps, FINALIZED_AT, finalizedAt);
+                q.setArray(ps, ERRORS, c.createArrayOf("text", errors));
+                q.setArray(ps, METADATA, c.createArrayOf("text", metadata));
+                q.setArray(ps, TAGS, c.createArrayOf("text", tags));
                 return ps.executeUpdate();
             }
         });
@@ -422,10 +405,11 @@ final class PostgresJobs {
 
     int scheduleDue(JobScheduleParams params) {
         return connections.run("scheduling due jobs", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobScheduleDue"))) {
-                ps.setObject(1, timestamp(params.now()));
-                ps.setInt(2, params.limit());
-                ps.setString(3, schema.channel());
+            Sql q = sql.get(JobSql.JobScheduleDue);
+            try (PreparedStatement ps = c.prepareStatement(q.text())) {
+                q.setObject(ps, NOW, timestamp(params.now()));
+                q.setInt(ps, LIMIT, params.limit());
+                q.setString(ps, CHANNEL, schema.channel());
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? rs.getInt(1) : 0;
                 }
@@ -436,20 +420,16 @@ final class PostgresJobs {
     List<RescuedJob> rescueMany(JobRescueParams p) {
         OffsetDateTime now = timestamp(p.lease().now());
         return connections.run("rescuing jobs", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobRescueMany"))) {
-                ps.setArray(1, c.createArrayOf("text", p.deadClients().toArray()));
-                ps.setObject(2, now);
-                ps.setObject(3, timestamp(p.staleBefore()));
-                ps.setInt(4, p.limit());
-                ps.setInt(5, p.maxRescues());
-                ps.setObject(6, now);
-                ps.setInt(7, p.maxRescues());
-                ps.setObject(8, now);
-                ps.setString(9, p.lease().now().toString());
-                ps.setString(10, p.threshold().toString());
-                ps.setInt(11, p.maxRescues());
-                ps.setString(12, p.lease().leaderId());
-                ps.setObject(13, now);
+            Sql q = sql.get(JobSql.JobRescueMany);
+            try (PreparedStatement ps = c.prepareStatement(q.text())) {
+                q.setArray(ps, DEAD_CLIENTS, c.createArrayOf("text", p.deadClients().toArray()));
+                q.setObject(ps, NOW, now);
+                q.setObject(ps, STALE_BEFORE, timestamp(p.staleBefore()));
+                q.setInt(ps, LIMIT, p.limit());
+                q.setInt(ps, MAX_RESCUES, p.maxRescues());
+                q.setString(ps, NOW_TEXT, p.lease().now().toString());
+                q.setString(ps, THRESHOLD, p.threshold().toString());
+                q.setString(ps, LEADER_ID, p.lease().leaderId());
                 List<RescuedJob> rescued = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -464,14 +444,15 @@ final class PostgresJobs {
     int deleteFinalized(JobDeleteFinalizedParams p) {
         Optional<Instant> from = cleanCursor.from(p.state());
         return connections.run("deleting finished jobs", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobDeleteFinalized"))) {
-                ps.setString(1, p.state().dbName());
+            Sql q = sql.get(JobSql.JobDeleteFinalized);
+            try (PreparedStatement ps = c.prepareStatement(q.text())) {
+                q.setString(ps, STATE, p.state().dbName());
                 // OffsetDateTime.MIN is bound as -infinity: the sweep starts before any job.
-                ps.setObject(2, from.map(PostgresJobs::timestamp).orElse(OffsetDateTime.MIN));
-                ps.setObject(3, timestamp(p.finalizedBefore()));
-                ps.setInt(4, p.limit());
-                ps.setString(5, p.lease().leaderId());
-                ps.setObject(6, timestamp(p.lease().now()));
+                q.setObject(ps, FROM, from.map(PostgresJobs::timestamp).orElse(OffsetDateTime.MIN));
+                q.setObject(ps, BEFORE, timestamp(p.finalizedBefore()));
+                q.setInt(ps, LIMIT, p.limit());
+                q.setString(ps, LEADER_ID, p.lease().leaderId());
+                q.setObject(ps, NOW, timestamp(p.lease().now()));
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     int deleted = rs.getInt(1);
@@ -485,8 +466,9 @@ final class PostgresJobs {
 
     Optional<JobRow> get(long id) {
         return connections.run("reading job " + id, c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobGet"))) {
-                ps.setLong(1, id);
+            Sql q = sql.get(JobSql.JobGet);
+            try (PreparedStatement ps = c.prepareStatement(q.text())) {
+                q.setLong(ps, ID, id);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? Optional.of(PostgresRows.decode(rs)) : Optional.empty();
                 }
@@ -499,8 +481,9 @@ final class PostgresJobs {
             return List.of();
         }
         return connections.run("reading jobs", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("JobGetMany"))) {
-                ps.setObject(1, ids);
+            Sql q = sql.get(JobSql.JobGetMany);
+            try (PreparedStatement ps = c.prepareStatement(q.text())) {
+                q.setObject(ps, IDS, ids);
                 List<JobRow> rows = new ArrayList<>(ids.length);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {

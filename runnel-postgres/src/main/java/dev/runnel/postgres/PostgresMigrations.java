@@ -1,8 +1,11 @@
 package dev.runnel.postgres;
 
+import static dev.runnel.postgres.MigrationSql.P.*;
+
 import dev.runnel.driver.Migration;
 import dev.runnel.driver.MigrationFiles;
 import dev.runnel.driver.MigrationRecord;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,7 +15,6 @@ import java.sql.Statement;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The driver's migrations and its migration table, {@code {schema}.runnel_migration}. Applying one
@@ -24,20 +26,16 @@ import java.util.Set;
  * statements would cut, closing the connection mid-migration.
  */
 final class PostgresMigrations {
-    private static final Set<String> STATEMENTS = Set.of("MigrationLock", "SchemaExists", "SchemaCreate",
-            "MigrationTableCreate", "MigrationTableExists", "MigrationList", "MigrationGet", "MigrationInsert",
-            "MigrationDelete", "MigrationAnyApplied", "MigrationTableDrop");
-
     private final PostgresSchema schema;
     private final PostgresConnections connections;
-    private final SqlFile sql;
+    private final SqlFile<MigrationSql> sql;
     private final List<Migration> migrations;
 
     PostgresMigrations(PostgresSchema schema, PostgresConnections connections) {
         this.schema = schema;
         this.connections = connections;
-        this.sql = SqlFile.parse("migration.sql", PostgresMigrations.class.getResourceAsStream("migration.sql"),
-                STATEMENTS).withSchema(schema.quoted());
+        this.sql = SqlFile.parse("migration.sql", MigrationSql.class.getResourceAsStream("migration.sql"),
+                MigrationSql.class).withSchema(schema.quoted());
         this.migrations = MigrationFiles.load(name -> PostgresMigrations.class.getResourceAsStream("migration/" + name))
                 .stream()
                 .map(m -> new Migration(m.version(), m.name(), m.up().replace("{schema}", schema.quoted()),
@@ -52,11 +50,11 @@ final class PostgresMigrations {
 
     List<MigrationRecord> applied() {
         return connections.run("reading applied migrations", c -> {
-            if (!queryBoolean(c.prepareStatement(sql.get("MigrationTableExists")))) {
+            if (!queryBoolean(c.prepareStatement(sql.get(MigrationSql.MigrationTableExists).text()))) {
                 return List.of();
             }
             List<MigrationRecord> records = new ArrayList<>();
-            try (PreparedStatement list = c.prepareStatement(sql.get("MigrationList"));
+            try (PreparedStatement list = c.prepareStatement(sql.get(MigrationSql.MigrationList).text());
                     ResultSet rs = list.executeQuery()) {
                 while (rs.next()) {
                     records.add(new MigrationRecord(rs.getInt(1), rs.getString(2),
@@ -70,35 +68,39 @@ final class PostgresMigrations {
     boolean apply(Migration migration, boolean up) {
         String operation = (up ? "applying" : "reverting") + " migration " + migration.name();
         return connections.transaction(operation, c -> withoutSocketTimeout(c, () -> {
-            try (PreparedStatement lock = c.prepareStatement(sql.get("MigrationLock"))) {
-                lock.setLong(1, schema.migrationLockKey());
+            Sql migrationLock = sql.get(MigrationSql.MigrationLock);
+            try (PreparedStatement lock = c.prepareStatement(migrationLock.text())) {
+                migrationLock.setLong(lock, KEY, schema.migrationLockKey());
                 lock.execute();
             }
-            PreparedStatement exists = c.prepareStatement(sql.get("SchemaExists"));
-            exists.setString(1, schema.name());
+            Sql schemaExists = sql.get(MigrationSql.SchemaExists);
+            PreparedStatement exists = c.prepareStatement(schemaExists.text());
+            schemaExists.setString(exists, SCHEMA, schema.name());
             if (!queryBoolean(exists)) {
-                execute(c, sql.get("SchemaCreate"));
+                execute(c, sql.get(MigrationSql.SchemaCreate).text());
             }
-            execute(c, sql.get("MigrationTableCreate"));
+            execute(c, sql.get(MigrationSql.MigrationTableCreate).text());
             // Checked again under the lock: another process may have applied it since the caller looked.
-            PreparedStatement get = c.prepareStatement(sql.get("MigrationGet"));
-            get.setInt(1, migration.version());
+            Sql migrationGet = sql.get(MigrationSql.MigrationGet);
+            PreparedStatement get = c.prepareStatement(migrationGet.text());
+            migrationGet.setInt(get, VERSION, migration.version());
             if (queryBoolean(get) == up) {
                 return false;
             }
             // pgjdbc sends a script of several statements in one call, all inside this transaction.
             execute(c, up ? migration.up() : migration.down());
-            try (PreparedStatement record = c.prepareStatement(sql.get(up ? "MigrationInsert" : "MigrationDelete"))) {
-                record.setInt(1, migration.version());
+            Sql recording = sql.get(up ? MigrationSql.MigrationInsert : MigrationSql.MigrationDelete);
+            try (PreparedStatement record = c.prepareStatement(recording.text())) {
+                recording.setInt(record, VERSION, migration.version());
                 if (up) {
-                    record.setString(2, migration.name());
+                    recording.setString(record, NAME, migration.name());
                 }
                 record.executeUpdate();
             }
             // Once no migration is applied the table goes too, so that a full down leaves nothing
             // behind; under the lock, a migrator waiting to apply one creates it again.
-            if (!up && !queryBoolean(c.prepareStatement(sql.get("MigrationAnyApplied")))) {
-                execute(c, sql.get("MigrationTableDrop"));
+            if (!up && !queryBoolean(c.prepareStatement(sql.get(MigrationSql.MigrationAnyApplied).text()))) {
+                execute(c, sql.get(MigrationSql.MigrationTableDrop).text());
             }
             return true;
         }));

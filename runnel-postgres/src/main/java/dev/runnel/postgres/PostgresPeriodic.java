@@ -1,10 +1,13 @@
 package dev.runnel.postgres;
 
+import static dev.runnel.postgres.PeriodicSql.P.*;
+
 import dev.runnel.PeriodicJob;
 import dev.runnel.PeriodicRow;
 import dev.runnel.driver.PeriodicEnqueueParams;
 import dev.runnel.driver.PeriodicPauseParams;
 import dev.runnel.driver.PeriodicUpsertParams;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,46 +16,42 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /** The periodic-job operations of {@link PostgresDriver}, one statement each, from {@code periodic.sql}. */
 final class PostgresPeriodic {
-    private static final Set<String> STATEMENTS = Set.of("PeriodicUpsert", "PeriodicList", "PeriodicPause",
-            "PeriodicResume", "PeriodicRemove", "PeriodicEnqueue");
-
     private final PostgresSchema schema;
     private final PostgresConnections connections;
-    private final SqlFile sql;
+    private final SqlFile<PeriodicSql> sql;
 
     PostgresPeriodic(PostgresSchema schema, PostgresConnections connections) {
         this.schema = schema;
         this.connections = connections;
-        this.sql = SqlFile.parse("periodic.sql", PostgresPeriodic.class.getResourceAsStream("periodic.sql"), STATEMENTS)
+        this.sql = SqlFile.parse("periodic.sql", PeriodicSql.class.getResourceAsStream("periodic.sql"),
+                PeriodicSql.class)
                 .withSchema(schema.quoted());
     }
 
     boolean upsert(PeriodicUpsertParams p) {
         return connections.run("storing periodic job " + p.name(), c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("PeriodicUpsert"))) {
-                ps.setString(1, p.name());
-                ps.setString(2, p.kind());
-                ps.setString(3, p.args());
-                ps.setString(4, p.queue());
-                ps.setInt(5, p.priority());
-                ps.setInt(6, p.maxAttempts());
-                ps.setArray(7, c.createArrayOf("text", p.tags().toArray()));
-                ps.setString(8, p.metadata());
-                ps.setString(9, p.schedule());
-                ps.setString(10, p.zone());
-                ps.setString(11, p.catchUp().dbName());
-                ps.setBoolean(12, p.runOnStart());
-                ps.setString(13, p.hash());
-                ps.setString(14, p.declared() ? p.hash() : null);
-                for (int i = 15; i <= 19; i++) {
-                    ps.setObject(i, PostgresJobs.timestamp(p.now()));
-                }
-                ps.setString(20, p.now().toString());
-                ps.setString(21, schema.channel());
+            Sql periodicUpsert = sql.get(PeriodicSql.PeriodicUpsert);
+            try (PreparedStatement ps = c.prepareStatement(periodicUpsert.text())) {
+                periodicUpsert.setString(ps, NAME, p.name());
+                periodicUpsert.setString(ps, KIND, p.kind());
+                periodicUpsert.setString(ps, ARGS, p.args());
+                periodicUpsert.setString(ps, QUEUE, p.queue());
+                periodicUpsert.setInt(ps, PRIORITY, p.priority());
+                periodicUpsert.setInt(ps, MAX_ATTEMPTS, p.maxAttempts());
+                periodicUpsert.setArray(ps, TAGS, c.createArrayOf("text", p.tags().toArray()));
+                periodicUpsert.setString(ps, METADATA, p.metadata());
+                periodicUpsert.setString(ps, SCHEDULE, p.schedule());
+                periodicUpsert.setString(ps, ZONE, p.zone());
+                periodicUpsert.setString(ps, CATCH_UP, p.catchUp().dbName());
+                periodicUpsert.setBoolean(ps, RUN_ON_START, p.runOnStart());
+                periodicUpsert.setString(ps, HASH, p.hash());
+                periodicUpsert.setString(ps, DECLARED_HASH, p.declared() ? p.hash() : null);
+                periodicUpsert.setObject(ps, NOW, PostgresJobs.timestamp(p.now()));
+                periodicUpsert.setString(ps, NOW_TEXT, p.now().toString());
+                periodicUpsert.setString(ps, CHANNEL, schema.channel());
                 return count(ps) > 0;
             }
         });
@@ -60,7 +59,8 @@ final class PostgresPeriodic {
 
     List<PeriodicRow> list() {
         return connections.run("listing periodic jobs", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("PeriodicList")); ResultSet rs = ps.executeQuery()) {
+            Sql periodicList = sql.get(PeriodicSql.PeriodicList);
+            try (PreparedStatement ps = c.prepareStatement(periodicList.text()); ResultSet rs = ps.executeQuery()) {
                 List<PeriodicRow> rows = new ArrayList<>();
                 while (rs.next()) {
                     rows.add(new PeriodicRow(rs.getString(1), rs.getString(2), CompactJson.of(rs.getString(3)),
@@ -77,21 +77,21 @@ final class PostgresPeriodic {
     }
 
     boolean setPaused(PeriodicPauseParams p) {
-        return change(p.paused() ? "PeriodicPause" : "PeriodicResume",
+        return change(p.paused() ? PeriodicSql.PeriodicPause : PeriodicSql.PeriodicResume,
                 (p.paused() ? "pausing" : "resuming") + " periodic job " + p.name(), p.name(), p.now());
     }
 
     boolean remove(String name, Instant now) {
-        return change("PeriodicRemove", "removing periodic job " + name, name, now);
+        return change(PeriodicSql.PeriodicRemove, "removing periodic job " + name, name, now);
     }
 
-    /** One of the three statements that take (now, now, name) and change one row. */
-    private boolean change(String statement, String operation, String name, Instant now) {
+    /** One of the three statements that take a name and a time and change one row. */
+    private boolean change(PeriodicSql statement, String operation, String name, Instant now) {
         return connections.run(operation, c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get(statement))) {
-                ps.setObject(1, PostgresJobs.timestamp(now));
-                ps.setObject(2, PostgresJobs.timestamp(now));
-                ps.setString(3, name);
+            Sql q = sql.get(statement);
+            try (PreparedStatement ps = c.prepareStatement(q.text())) {
+                q.setObject(ps, NOW, PostgresJobs.timestamp(now));
+                q.setString(ps, NAME, name);
                 return ps.executeUpdate() > 0;
             }
         });
@@ -99,20 +99,17 @@ final class PostgresPeriodic {
 
     boolean enqueue(PeriodicEnqueueParams p) {
         return connections.run("enqueuing periodic job " + p.name(), c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.get("PeriodicEnqueue"))) {
-                ps.setObject(1, PostgresJobs.timestamp(p.tick()));
-                ps.setBoolean(2, p.enqueue());
-                ps.setObject(3, PostgresJobs.timestamp(p.tick()));
-                ps.setString(4, p.name());
-                ps.setString(5, p.hash());
-                ps.setObject(6, PostgresJobs.timestamp(p.firedThrough()));
-                ps.setString(7, p.lease().leaderId());
-                ps.setObject(8, PostgresJobs.timestamp(p.lease().now()));
-                ps.setObject(9, PostgresJobs.timestamp(p.lease().now()));
-                ps.setObject(10, PostgresJobs.timestamp(p.lease().now()));
-                ps.setString(11, p.tick().toString());
-                ps.setBoolean(12, p.enqueue());
-                ps.setString(13, schema.channel());
+            Sql periodicEnqueue = sql.get(PeriodicSql.PeriodicEnqueue);
+            try (PreparedStatement ps = c.prepareStatement(periodicEnqueue.text())) {
+                periodicEnqueue.setObject(ps, TICK, PostgresJobs.timestamp(p.tick()));
+                periodicEnqueue.setBoolean(ps, ENQUEUE, p.enqueue());
+                periodicEnqueue.setString(ps, NAME, p.name());
+                periodicEnqueue.setString(ps, HASH, p.hash());
+                periodicEnqueue.setObject(ps, FIRED_THROUGH, PostgresJobs.timestamp(p.firedThrough()));
+                periodicEnqueue.setString(ps, LEADER_ID, p.lease().leaderId());
+                periodicEnqueue.setObject(ps, NOW, PostgresJobs.timestamp(p.lease().now()));
+                periodicEnqueue.setString(ps, TICK_TEXT, p.tick().toString());
+                periodicEnqueue.setString(ps, CHANNEL, schema.channel());
                 return count(ps) > 0;
             }
         });

@@ -1,5 +1,7 @@
 package dev.runnel.postgres;
 
+import static dev.runnel.postgres.QuerySql.P.*;
+
 import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
@@ -7,6 +9,7 @@ import dev.runnel.JobState;
 import dev.runnel.driver.CreationIds;
 import dev.runnel.driver.JobCountParams;
 import dev.runnel.driver.JobListScan;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import java.sql.Array;
 import java.sql.Connection;
@@ -19,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Collectors;
 import org.postgresql.PGStatement;
 
@@ -28,16 +30,13 @@ import org.postgresql.PGStatement;
  * dashboard and bulk changes by query read. None of it is on the hot path.
  */
 final class PostgresQueries {
-    private static final Set<String> STATEMENTS = Set.of("JobListAscending", "JobListDescending", "JobFirstAtOrAfter",
-            "JobLastId", "JobCountExact", "JobCountNotCompleted", "JobTablePages", "JobCountSampled", "JobCountSerial",
-            "JobCountTimeout", "JobCountRunning");
     private final PostgresConnections connections;
-    private final SqlFile sql;
+    private final SqlFile<QuerySql> sql;
     private final PostgresCounts counts;
 
     PostgresQueries(PostgresSchema schema, PostgresConnections connections) {
         this.connections = connections;
-        this.sql = SqlFile.parse("query.sql", PostgresQueries.class.getResourceAsStream("query.sql"), STATEMENTS)
+        this.sql = SqlFile.parse("query.sql", QuerySql.class.getResourceAsStream("query.sql"), QuerySql.class)
                 .withSchema(schema.quoted());
         this.counts = new PostgresCounts(connections, sql);
     }
@@ -49,31 +48,30 @@ final class PostgresQueries {
         }
         return connections.run("listing jobs", c -> {
             JobListScan scan;
-            try (PreparedStatement first = c.prepareStatement(sql.get("JobFirstAtOrAfter"));
-                    PreparedStatement last = c.prepareStatement(sql.get("JobLastId"))) {
-                scan = CreationIds.narrow(whole, query, CreationIds.prober(first, last, PostgresRows::instant));
+            Sql firstSql = sql.get(QuerySql.JobFirstAtOrAfter);
+            try (PreparedStatement first = c.prepareStatement(firstSql.text());
+                    PreparedStatement last = c.prepareStatement(sql.get(QuerySql.JobLastId).text())) {
+                scan = CreationIds.narrow(whole, query,
+                        CreationIds.prober(firstSql, ID, first, last, PostgresRows::instant));
             }
             if (scan.empty()) {
                 return List.<JobRow>of();
             }
-            try (PreparedStatement ps = c.prepareStatement(sql.get(scan.descending() ? "JobListDescending"
-                    : "JobListAscending"))) {
+            Sql q = sql.get(scan.descending() ? QuerySql.JobListDescending : QuerySql.JobListAscending);
+            try (PreparedStatement ps = c.prepareStatement(q.text())) {
                 planEachExecution(ps);
-                ps.setLong(1, scan.fromId());
-                ps.setLong(2, scan.toId());
+                q.setLong(ps, FROM_ID, scan.fromId());
+                q.setLong(ps, TO_ID, scan.toId());
                 String states = query.states().stream().map(JobState::dbName).sorted()
                         .collect(Collectors.joining(",", "{", "}"));
-                ps.setObject(3, states, Types.OTHER);
-                ps.setObject(4, states, Types.OTHER);
-                bindTwice(ps, 5, texts(c, query.queues()));
-                bindTwice(ps, 7, texts(c, query.kinds()));
-                bindTwice(ps, 9, texts(c, query.tags()));
-                String args = query.args().orElse(null);
-                ps.setString(11, args);
-                ps.setString(12, args);
-                bindTime(ps, 13, query.createdFrom());
-                bindTime(ps, 15, query.createdBefore());
-                ps.setInt(17, query.limit());
+                q.setObject(ps, STATES, states, Types.OTHER);
+                q.setArray(ps, QUEUES, texts(c, query.queues()));
+                q.setArray(ps, KINDS, texts(c, query.kinds()));
+                q.setArray(ps, TAGS, texts(c, query.tags()));
+                q.setString(ps, ARGS, query.args().orElse(null));
+                bindTime(q, ps, CREATED_FROM, query.createdFrom());
+                bindTime(q, ps, CREATED_BEFORE, query.createdBefore());
+                q.setInt(ps, LIMIT, query.limit());
                 List<JobRow> rows = new ArrayList<>(Math.min(query.limit(), 1_000));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -108,18 +106,11 @@ final class PostgresQueries {
         return c.createArrayOf("text", values.toArray());
     }
 
-    private static void bindTwice(PreparedStatement ps, int index, Array array) throws SQLException {
-        ps.setArray(index, array);
-        ps.setArray(index + 1, array);
-    }
-
-    private static void bindTime(PreparedStatement ps, int index, Optional<Instant> at) throws SQLException {
+    private static void bindTime(Sql q, PreparedStatement ps, QuerySql.P param, Optional<Instant> at) throws SQLException {
         if (at.isPresent()) {
-            ps.setObject(index, PostgresJobs.timestamp(at.get()));
-            ps.setObject(index + 1, PostgresJobs.timestamp(at.get()));
+            q.setObject(ps, param, PostgresJobs.timestamp(at.get()));
         } else {
-            ps.setNull(index, Types.TIMESTAMP_WITH_TIMEZONE);
-            ps.setNull(index + 1, Types.TIMESTAMP_WITH_TIMEZONE);
+            q.setNull(ps, param, Types.TIMESTAMP_WITH_TIMEZONE);
         }
     }
 }

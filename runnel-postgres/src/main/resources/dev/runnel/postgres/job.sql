@@ -10,13 +10,13 @@
 -- each row draws exactly one) and returned from it by ordinality, not from RETURNING, whose order
 -- SQL does not promise. The WHERE sends one notification per queue that received available jobs,
 -- not one per job; the subquery is uncorrelated, so it runs once. On a caller's connection the
--- notifications go out only if the caller commits.
--- ?1 kind, ?2 args, ?3 queue, ?4 priority, ?5 state, ?6 created_at us, ?7 scheduled_at us,
--- ?8 max_attempts, ?9 tags (each a JSON array), ?10 metadata, ?11 notification channel.
+-- notifications go out only if the caller commits. Times are in microseconds; each job's tags
+-- are one JSON array.
 WITH input AS MATERIALIZED (
     SELECT nextval('{schema}.runnel_job_id_seq') AS id, x.*
-    FROM unnest(?::text[], ?::text[], ?::text[], ?::smallint[], ?::text[], ?::bigint[], ?::bigint[],
-                ?::integer[], ?::text[], ?::text[])
+    FROM unnest(:kinds::text[], :args::text[], :queues::text[], :priorities::smallint[], :states::text[],
+                :created_at::bigint[], :scheduled_at::bigint[],
+                :max_attempts::integer[], :tags::text[], :metadata::text[])
          WITH ORDINALITY AS x(kind, args, queue, priority, state, created_at, scheduled_at, max_attempts,
                               tags, metadata, ord)
 ),
@@ -30,13 +30,13 @@ inserted AS (
     FROM input
 )
 SELECT id FROM input
-WHERE (SELECT count(pg_notify(?, q.queue))
+WHERE (SELECT count(pg_notify(:channel, q.queue))
        FROM (SELECT DISTINCT queue FROM input WHERE state = 'available') AS q) >= 0
 ORDER BY ord;
 
 -- name: JobInsertManyUnique
--- JobInsertMany for a batch with unique jobs (?12 their keys, ?13 their state masks, NULL for the
--- rest), so that batches without any keep the plain statement. A job whose key is held goes to
+-- JobInsertMany for a batch with unique jobs (their keys and state masks, NULL for the rest),
+-- so that batches without any keep the plain statement. A job whose key is held goes to
 -- ON CONFLICT, whose DO UPDATE (a no-op write, as River does) makes RETURNING give the holder's
 -- row: the holder is found in the same statement that found the conflict, not by a later read
 -- that it could have left by then. The batch never holds one key twice (the Inserter sees to
@@ -44,8 +44,10 @@ ORDER BY ord;
 -- id (its own, or its holder's) and whether it was a duplicate.
 WITH input AS MATERIALIZED (
     SELECT nextval('{schema}.runnel_job_id_seq') AS id, x.*
-    FROM unnest(?::text[], ?::text[], ?::text[], ?::smallint[], ?::text[], ?::bigint[], ?::bigint[],
-                ?::integer[], ?::text[], ?::text[], ?::bytea[], ?::integer[])
+    FROM unnest(:kinds::text[], :args::text[], :queues::text[], :priorities::smallint[], :states::text[],
+                :created_at::bigint[], :scheduled_at::bigint[],
+                :max_attempts::integer[], :tags::text[], :metadata::text[], :unique_keys::bytea[],
+                :unique_states::integer[])
          WITH ORDINALITY AS x(kind, args, queue, priority, state, created_at, scheduled_at, max_attempts,
                               tags, metadata, unique_key, unique_states, ord)
 ),
@@ -68,7 +70,7 @@ SELECT coalesce(mine.id, holder.id), mine.id IS NULL
 FROM input
 LEFT JOIN inserted mine ON mine.id = input.id
 LEFT JOIN inserted holder ON holder.unique_key = input.unique_key AND holder.id <> input.id
-WHERE (SELECT count(pg_notify(?, q.queue))
+WHERE (SELECT count(pg_notify(:channel, q.queue))
        FROM (SELECT DISTINCT queue FROM input WHERE state = 'available') AS q) >= 0
 ORDER BY input.ord;
 
@@ -88,44 +90,41 @@ ORDER BY input.ord;
 -- A paused queue claims nothing: its runnel_queue row is read once per claim (an InitPlan gating
 -- the scan), not per job. Nor does a queue with a global or rate limit, which only
 -- JobClaimLimited may claim from: a client that has not yet heard of a new limit takes nothing
--- until it has.
--- ?1 queue, ?2 now, ?3-?5 the position, ?6 queue, ?7 batch size; ?8-?14 the same again for the
--- branch behind the position; ?15 batch size, ?16 now, ?17 client id. It returns
--- PostgresRows.decodeClaimed's columns: the queue, state, attempted_at and finalized_at are this
--- statement's own, so not read back.
+-- until it has. It returns PostgresRows.decodeClaimed's columns: the queue, state, attempted_at and
+-- finalized_at are this statement's own, so not read back.
 WITH locked AS MATERIALIZED (
     SELECT id FROM (
         SELECT id FROM (
             SELECT id FROM {schema}.runnel_job
-            WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
-              AND (priority, scheduled_at, id) > (?, ?, ?)
-              AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = ?
+            WHERE state = 'available' AND queue = :queue AND scheduled_at <= :now
+              AND (priority, scheduled_at, id) > (:from_priority, :from_scheduled_at, :from_id)
+              AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = :queue
                               AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL OR q.rate_limit IS NOT NULL
                                    OR q.key_limit IS NOT NULL))
             ORDER BY priority, scheduled_at, id
-            LIMIT ?
+            LIMIT :max
             FOR UPDATE SKIP LOCKED) AS ahead
         UNION ALL
         SELECT id FROM (
             SELECT id FROM {schema}.runnel_job
-            WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
-              AND (priority, scheduled_at, id) <= (?, ?, ?)
-              AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = ?
+            WHERE state = 'available' AND queue = :queue AND scheduled_at <= :now
+              AND (priority, scheduled_at, id) <= (:from_priority, :from_scheduled_at, :from_id)
+              AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = :queue
                               AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL OR q.rate_limit IS NOT NULL
                                    OR q.key_limit IS NOT NULL))
             ORDER BY priority, scheduled_at, id
-            LIMIT ?
+            LIMIT :max
             FOR UPDATE SKIP LOCKED) AS behind
     ) AS both_sides
-    LIMIT ?
+    LIMIT :max
 )
 UPDATE {schema}.runnel_job j
 SET state = 'running',
     attempt = j.attempt + 1,
-    attempted_at = ?,
+    attempted_at = :now,
     -- The last 100 clients at most (JobClaimParams.MAX_ATTEMPTED_BY), as River keeps: a job
     -- snoozed thousands of times must not grow without bound.
-    attempted_by = array_append(j.attempted_by[greatest(cardinality(j.attempted_by) - 98, 1):], ?)
+    attempted_by = array_append(j.attempted_by[greatest(cardinality(j.attempted_by) - 98, 1):], :client_id)
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
 RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
           j.scheduled_at, j.errors::text[], j.metadata, j.tags;
@@ -136,32 +135,31 @@ RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempt
 -- jobs after the one before has committed. (Locked inside the claim itself, the count would come
 -- from the snapshot the statement began with, before the lock was granted, and two claims could
 -- both fill the same free slots.) It returns the rate limit and the start times kept for it, from
--- which the caller works out how many may start now (QueueLimits). ?1 queue.
+-- which the caller works out how many may start now (QueueLimits).
 SELECT rate_limit, rate_period_us, rate_starts, key_limit, key_rate_limit, key_rate_period_us
-FROM {schema}.runnel_queue WHERE name = ? FOR UPDATE;
+FROM {schema}.runnel_queue WHERE name = :queue FOR UPDATE;
 
 -- name: QueueRateStarted
--- The start times a rate-limited queue keeps, after a claim under its lock started jobs. ?1 the
--- starts (microseconds, oldest first), ?2 queue.
-UPDATE {schema}.runnel_queue SET rate_starts = ? WHERE name = ?;
+-- The start times a rate-limited queue keeps (microseconds, oldest first), after a claim under
+-- its lock started jobs.
+UPDATE {schema}.runnel_queue SET rate_starts = :starts WHERE name = :queue;
 
 -- name: JobClaimLimited
 -- A claim under the queue's global limit: at most the batch size, and no more than the limit
 -- less the queue's jobs running under it (counted through the runnel_job_limited index, which
 -- holds only those). The jobs taken are marked (limit_key) so that the next claim counts them. No
 -- claim position: a limited queue takes few jobs at a time. A queue whose limit was lifted
--- meanwhile is claimed up to the batch size. ?1 batch size, ?2 batch size, ?3 queue, ?4 queue,
--- ?5 now, ?6 now, ?7 client id.
+-- meanwhile is claimed up to the batch size.
 WITH room AS MATERIALIZED (
-    SELECT greatest(0, least(?, coalesce(q.global_limit - (
+    SELECT greatest(0, least(:max, coalesce(q.global_limit - (
                SELECT count(*) FROM {schema}.runnel_job r
-               WHERE r.state = 'running' AND r.limit_key IS NOT NULL AND r.queue = q.name), ?))) AS n
+               WHERE r.state = 'running' AND r.limit_key IS NOT NULL AND r.queue = q.name), :max))) AS n
     FROM {schema}.runnel_queue q
-    WHERE q.name = ? AND q.paused_at IS NULL
+    WHERE q.name = :queue AND q.paused_at IS NULL
 ),
 locked AS MATERIALIZED (
     SELECT id FROM {schema}.runnel_job
-    WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
+    WHERE state = 'available' AND queue = :queue AND scheduled_at <= :now
     ORDER BY priority, scheduled_at, id
     LIMIT (SELECT coalesce(max(n), 0) FROM room)
     FOR UPDATE SKIP LOCKED
@@ -169,8 +167,8 @@ locked AS MATERIALIZED (
 UPDATE {schema}.runnel_job j
 SET state = 'running',
     attempt = j.attempt + 1,
-    attempted_at = ?,
-    attempted_by = array_append(j.attempted_by[greatest(cardinality(j.attempted_by) - 98, 1):], ?),
+    attempted_at = :now,
+    attempted_by = array_append(j.attempted_by[greatest(cardinality(j.attempted_by) - 98, 1):], :client_id),
     limit_key = ''
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
 RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
@@ -183,49 +181,47 @@ RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempt
 -- running jobs; and the keys take turns: every key's first job, then every key's second, each
 -- turn by priority and time, so a key with a million jobs waiting does not hold up the others. A
 -- key of weight w (key_weights) takes w jobs a turn. Under a rate per key, a key also takes no
--- more than its rate less its starts since ?8 (runnel_key_rate). ?1 ?2 queue, ?3 queue, ?4 ?5
--- batch size, ?6 queue, ?7 queue, ?8 the rate's window start (microseconds), ?9 queue, ?10 now,
--- ?11 key limit, ?12 queue, ?13 key limit, ?14 the rate per key (or a number no key reaches), ?15
--- now, ?16 client id.
+-- more than its rate (:key_rate_jobs, or a number no key reaches) less its starts since the
+-- rate's window began (:key_rate_since, microseconds; runnel_key_rate).
 WITH RECURSIVE keys AS (
     (SELECT limit_key FROM {schema}.runnel_job
-     WHERE state = 'available' AND limit_key IS NOT NULL AND queue = ?
+     WHERE state = 'available' AND limit_key IS NOT NULL AND queue = :queue
      ORDER BY limit_key LIMIT 1)
     UNION ALL
     SELECT (SELECT j.limit_key FROM {schema}.runnel_job j
-            WHERE j.state = 'available' AND j.limit_key IS NOT NULL AND j.queue = ? AND j.limit_key > k.limit_key
+            WHERE j.state = 'available' AND j.limit_key IS NOT NULL AND j.queue = :queue AND j.limit_key > k.limit_key
             ORDER BY j.limit_key LIMIT 1)
     FROM keys k WHERE k.limit_key IS NOT NULL
 ),
 running AS MATERIALIZED (
     SELECT limit_key, count(*) AS n FROM {schema}.runnel_job
-    WHERE state = 'running' AND limit_key IS NOT NULL AND queue = ?
+    WHERE state = 'running' AND limit_key IS NOT NULL AND queue = :queue
     GROUP BY limit_key
 ),
 room AS MATERIALIZED (
-    SELECT greatest(0, least(?, coalesce(q.global_limit - (SELECT coalesce(sum(n), 0) FROM running), ?))) AS n
-    FROM {schema}.runnel_queue q WHERE q.name = ? AND q.paused_at IS NULL
+    SELECT greatest(0, least(:max, coalesce(q.global_limit - (SELECT coalesce(sum(n), 0) FROM running), :max))) AS n
+    FROM {schema}.runnel_queue q WHERE q.name = :queue AND q.paused_at IS NULL
 ),
 offered AS MATERIALIZED (
     SELECT c.id, c.priority, c.scheduled_at, c.turn, coalesce(r.n, 0) AS busy,
            (SELECT count(*) FROM {schema}.runnel_key_rate kr, unnest(kr.starts) AS s(t)
-            WHERE kr.queue = ? AND kr.key = k.limit_key AND s.t > ?) AS started,
+            WHERE kr.queue = :queue AND kr.key = k.limit_key AND s.t > :key_rate_since) AS started,
            ceil(c.turn::numeric / greatest(1, coalesce((w.key_weights ->> k.limit_key)::integer, 1))) AS round
     FROM keys k
     CROSS JOIN LATERAL (
         SELECT j.id, j.priority, j.scheduled_at,
                row_number() OVER (ORDER BY j.priority, j.scheduled_at, j.id) AS turn
         FROM {schema}.runnel_job j
-        WHERE j.state = 'available' AND j.queue = ? AND j.limit_key = k.limit_key AND j.scheduled_at <= ?
+        WHERE j.state = 'available' AND j.queue = :queue AND j.limit_key = k.limit_key AND j.scheduled_at <= :now
         ORDER BY j.priority, j.scheduled_at, j.id
-        LIMIT ?) c
+        LIMIT :key_limit) c
     LEFT JOIN running r ON r.limit_key = k.limit_key
-    CROSS JOIN (SELECT key_weights FROM {schema}.runnel_queue WHERE name = ?) w
+    CROSS JOIN (SELECT key_weights FROM {schema}.runnel_queue WHERE name = :queue) w
     WHERE k.limit_key IS NOT NULL
 ),
 picked AS MATERIALIZED (
     SELECT id FROM offered
-    WHERE turn <= ? - busy AND turn <= ? - started
+    WHERE turn <= :key_limit - busy AND turn <= :key_rate_jobs - started
     ORDER BY round, priority, scheduled_at, id
     LIMIT (SELECT coalesce(max(n), 0) FROM room)
 ),
@@ -237,49 +233,49 @@ locked AS MATERIALIZED (
 UPDATE {schema}.runnel_job j
 SET state = 'running',
     attempt = j.attempt + 1,
-    attempted_at = ?,
-    attempted_by = array_append(j.attempted_by[greatest(cardinality(j.attempted_by) - 98, 1):], ?)
+    attempted_at = :now,
+    attempted_by = array_append(j.attempted_by[greatest(cardinality(j.attempted_by) - 98, 1):], :client_id)
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
 RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
           j.scheduled_at, j.errors::text[], j.metadata, j.tags;
 
 -- name: KeyRateStarted
 -- After a keyed claim under a rate per key: each key's start times with the claim's added, the
--- last ?4 kept. ?1 queue, ?2 now (microseconds), ?3 the claimed ids, ?4 the rate per key.
+-- last :key_rate_jobs (the rate per key) kept.
 INSERT INTO {schema}.runnel_key_rate AS kr (queue, key, starts)
-SELECT ?, j.limit_key, array_fill(?::bigint, ARRAY[count(*)::integer])
-FROM {schema}.runnel_job j WHERE j.id = ANY (?::bigint[])
+SELECT :queue, j.limit_key, array_fill(:now_us::bigint, ARRAY[count(*)::integer])
+FROM {schema}.runnel_job j WHERE j.id = ANY (:ids::bigint[])
 GROUP BY j.limit_key
 ON CONFLICT (queue, key) DO UPDATE
 SET starts = (SELECT array_agg(t ORDER BY t)
-              FROM (SELECT t FROM unnest(kr.starts || excluded.starts) AS u(t) ORDER BY t DESC LIMIT ?) AS kept);
+              FROM (SELECT t FROM unnest(kr.starts || excluded.starts) AS u(t) ORDER BY t DESC LIMIT :key_rate_jobs) AS kept);
 
 -- name: JobClaimAtMostOnce
 -- The at-most-once claim: the same selection, but the jobs are deleted, so that no completion
 -- write follows and a success leaves no row. A delete writes no new row version and no index
 -- entry: per row it costs about half the claim's update. The attempt returned is the one being
--- made; the caller adds itself to attempted_by. ?1-?15 as JobClaim's.
+-- made; the caller adds itself to attempted_by.
 WITH locked AS MATERIALIZED (
     SELECT id FROM (
         SELECT id FROM (
             SELECT id FROM {schema}.runnel_job
-            WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
-              AND (priority, scheduled_at, id) > (?, ?, ?)
-              AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = ? AND q.paused_at IS NOT NULL)
+            WHERE state = 'available' AND queue = :queue AND scheduled_at <= :now
+              AND (priority, scheduled_at, id) > (:from_priority, :from_scheduled_at, :from_id)
+              AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = :queue AND q.paused_at IS NOT NULL)
             ORDER BY priority, scheduled_at, id
-            LIMIT ?
+            LIMIT :max
             FOR UPDATE SKIP LOCKED) AS ahead
         UNION ALL
         SELECT id FROM (
             SELECT id FROM {schema}.runnel_job
-            WHERE state = 'available' AND queue = ? AND scheduled_at <= ?
-              AND (priority, scheduled_at, id) <= (?, ?, ?)
-              AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = ? AND q.paused_at IS NOT NULL)
+            WHERE state = 'available' AND queue = :queue AND scheduled_at <= :now
+              AND (priority, scheduled_at, id) <= (:from_priority, :from_scheduled_at, :from_id)
+              AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_queue q WHERE q.name = :queue AND q.paused_at IS NOT NULL)
             ORDER BY priority, scheduled_at, id
-            LIMIT ?
+            LIMIT :max
             FOR UPDATE SKIP LOCKED) AS behind
     ) AS both_sides
-    LIMIT ?
+    LIMIT :max
 )
 DELETE FROM {schema}.runnel_job j
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
@@ -291,27 +287,26 @@ RETURNING j.id, j.kind, j.args, j.priority, j.attempt + 1, j.max_attempts, j.att
 -- broke after the statement may have committed): still running, in the queue, started at that
 -- claim's time, which is unique per client (ClaimClock), by this client. In JobClaim's columns.
 -- It reads the running jobs through their index (migration 006); it runs only after a claim failed that way.
--- ?1 queue, ?2 the claim's time, ?3 client id.
 SELECT j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
        j.scheduled_at, j.errors::text[], j.metadata, j.tags
 FROM {schema}.runnel_job j
-WHERE j.state = 'running' AND j.queue = ? AND j.attempted_at = ?
-  AND j.attempted_by[cardinality(j.attempted_by)] = ?;
+WHERE j.state = 'running' AND j.queue = :queue AND j.attempted_at = :now
+  AND j.attempted_by[cardinality(j.attempted_by)] = :client_id;
 
 -- name: JobCompleteMany
 -- The happy path: jobs that completed with nothing else to record, one statement per batch. Only
 -- a job still running in the attempt that finished is written: the attempt's number, its start
 -- (unique per client, see ClaimClock) and its client must all match, so a write repeated after an
 -- unclear failure, or one from a client that was presumed dead and whose job was rescued and
--- claimed again, changes nothing. The ids written come back.
--- ?1 ids, ?2 finalized_at us, ?3 attempts, ?4 attempted_at us, ?5 client id.
+-- claimed again, changes nothing. The ids written come back. Times are in microseconds.
 UPDATE {schema}.runnel_job j
 SET state = 'completed',
     finalized_at = timestamptz 'epoch' + batch.finalized_at * interval '1 microsecond'
-FROM unnest(?::bigint[], ?::bigint[], ?::integer[], ?::bigint[]) AS batch(id, finalized_at, attempt, attempted_at)
+FROM unnest(:ids::bigint[], :finalized_at::bigint[], :attempts::integer[], :attempted_at::bigint[])
+     AS batch(id, finalized_at, attempt, attempted_at)
 WHERE j.id = batch.id AND j.state = 'running' AND j.attempt = batch.attempt
   AND j.attempted_at = timestamptz 'epoch' + batch.attempted_at * interval '1 microsecond'
-  AND j.attempted_by[cardinality(j.attempted_by)] = ?
+  AND j.attempted_by[cardinality(j.attempted_by)] = :client_id
 RETURNING j.id;
 
 -- name: JobSetStateMany
@@ -323,9 +318,8 @@ RETURNING j.id;
 -- an interrupted attempt, which also gives it back, is retryable) counts itself under "snoozes",
 -- which Job.snoozes() reads. A job whose cancel was requested while it ran ends cancelled, at the request's
 -- time, whatever else its attempt ended in short of completing: the request may have reached its
--- client only after the worker had failed. The ids written come back.
--- ?1 ids, ?2 attempts, ?3 attempted_at us, ?4 client ids, ?5 states, ?6 scheduled_at us,
--- ?7 finalized_at us, ?8 errors (JSON objects), ?9 attempt deltas, ?10 outputs (JSON).
+-- client only after the worker had failed. The ids written come back. Times are in
+-- microseconds, errors JSON objects, outputs JSON.
 UPDATE {schema}.runnel_job j
 SET state = CASE WHEN j.cancel_requested_at IS NOT NULL AND batch.state IN ('available', 'scheduled', 'retryable')
                  THEN 'cancelled' ELSE batch.state END::{schema}.runnel_job_state,
@@ -339,8 +333,9 @@ SET state = CASE WHEN j.cancel_requested_at IS NOT NULL AND batch.state IN ('ava
                     WHEN batch.attempt_delta < 0 AND batch.state IN ('available', 'scheduled')
                     THEN jsonb_set(j.metadata, '{snoozes}', to_jsonb(coalesce((j.metadata ->> 'snoozes')::integer, 0) + 1))
                     ELSE j.metadata END
-FROM unnest(?::bigint[], ?::integer[], ?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[],
-            ?::integer[], ?::text[])
+FROM unnest(:ids::bigint[], :attempts::integer[], :attempted_at::bigint[], :client_ids::text[], :states::text[],
+            :scheduled_at::bigint[], :finalized_at::bigint[], :errors::text[],
+            :attempt_deltas::integer[], :outputs::text[])
      AS batch(id, attempt, attempted_at, client_id, state, scheduled_at, finalized_at, error, attempt_delta, output)
 WHERE j.id = batch.id AND j.state = 'running' AND j.attempt = batch.attempt
   AND j.attempted_at = timestamptz 'epoch' + batch.attempted_at * interval '1 microsecond'
@@ -350,9 +345,7 @@ RETURNING j.id;
 -- name: JobReinsertMany
 -- Writes back jobs an at-most-once claim deleted, under their own ids, once their attempt failed
 -- or was cancelled. A job whose id is present already is left alone, so a repeat changes nothing.
--- Lists travel as JSON arrays. ?1 ids, ?2 kinds, ?3 args, ?4 states, ?5 queues, ?6 priorities,
--- ?7 attempts, ?8 max_attempts, ?9 attempted_at us, ?10 attempted_by, ?11 created_at us,
--- ?12 scheduled_at us, ?13 finalized_at us, ?14 errors, ?15 metadata, ?16 tags.
+-- Lists travel as JSON arrays, times in microseconds.
 INSERT INTO {schema}.runnel_job (id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at,
                                  attempted_by, created_at, scheduled_at, finalized_at, errors, metadata, tags)
 SELECT id, kind, args::jsonb, state::{schema}.runnel_job_state, queue, priority, attempt, max_attempts,
@@ -364,21 +357,22 @@ SELECT id, kind, args::jsonb, state::{schema}.runnel_job_state, queue, priority,
        ARRAY(SELECT jsonb_array_elements(errors::jsonb)),
        metadata::jsonb,
        ARRAY(SELECT jsonb_array_elements_text(tags::jsonb))
-FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::smallint[], ?::integer[], ?::integer[],
-            ?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[])
+FROM unnest(:ids::bigint[], :kinds::text[], :args::text[], :states::text[], :queues::text[],
+            :priorities::smallint[], :attempts::integer[], :max_attempts::integer[],
+            :attempted_at::bigint[], :attempted_by::text[], :created_at::bigint[], :scheduled_at::bigint[],
+            :finalized_at::bigint[], :errors::text[], :metadata::text[], :tags::text[])
      AS x(id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by, created_at,
           scheduled_at, finalized_at, errors, metadata, tags)
 ON CONFLICT (id) DO NOTHING;
 
 -- name: JobScheduleDue
--- Due scheduled and retryable jobs become available, at most ?2 of them, skipping rows another
+-- Due scheduled and retryable jobs become available, at most :limit of them, skipping rows another
 -- scheduler holds; then one notification per queue that got jobs. Returns how many moved.
--- ?1 now, ?2 limit, ?3 notification channel.
 WITH due AS MATERIALIZED (
     SELECT id FROM {schema}.runnel_job
-    WHERE state IN ('scheduled', 'retryable') AND scheduled_at <= ?
+    WHERE state IN ('scheduled', 'retryable') AND scheduled_at <= :now
     ORDER BY scheduled_at, id
-    LIMIT ?
+    LIMIT :limit
     FOR UPDATE SKIP LOCKED
 ),
 made_available AS (
@@ -388,68 +382,66 @@ made_available AS (
     RETURNING j.queue
 )
 SELECT count(*) FROM made_available
-WHERE (SELECT count(pg_notify(?, q.queue)) FROM (SELECT DISTINCT queue FROM made_available) AS q) >= 0;
+WHERE (SELECT count(pg_notify(:channel, q.queue)) FROM (SELECT DISTINCT queue FROM made_available) AS q) >= 0;
 
 -- name: JobRescueMany
 -- Running jobs whose client is dead (listed and still expired now), or, past the threshold, of no
 -- registered client, at most a limit of them; nothing unless the lease is held. It reads the
 -- running jobs through their index (migration 006); the rescuer runs it only when a client died,
 -- and the threshold sweep rarely. Each job becomes retryable at once, or discarded when it is out
--- of attempts or on its last allowed rescue, with an error naming the client. ?1 dead client ids, ?2 now, ?3 stale before, ?4 limit, ?5 max
--- rescues, ?6 now, ?7 max rescues, ?8 now, ?9 now as text, ?10 the threshold as text, ?11 max
--- rescues, ?12 leader id, ?13 now.
+-- of attempts or on its last allowed rescue, with an error naming the client.
 WITH stuck AS MATERIALIZED (
     SELECT j.id FROM {schema}.runnel_job j
     LEFT JOIN {schema}.runnel_client c ON c.id = j.attempted_by[cardinality(j.attempted_by)]
     WHERE j.state = 'running'
-      AND ((c.id = ANY (?::text[]) AND c.expires_at <= ?) OR (c.id IS NULL AND j.attempted_at < ?))
+      AND ((c.id = ANY (:dead_clients::text[]) AND c.expires_at <= :now) OR (c.id IS NULL AND j.attempted_at < :stale_before))
     ORDER BY j.id
-    LIMIT ?
+    LIMIT :limit
     FOR UPDATE OF j SKIP LOCKED
 )
 UPDATE {schema}.runnel_job j
-SET state = CASE WHEN j.rescues + 1 >= ? OR j.attempt >= j.max_attempts THEN 'discarded'
+SET state = CASE WHEN j.rescues + 1 >= :max_rescues OR j.attempt >= j.max_attempts THEN 'discarded'
                  ELSE 'retryable' END::{schema}.runnel_job_state,
     rescues = j.rescues + 1,
-    scheduled_at = ?,
-    finalized_at = CASE WHEN j.rescues + 1 >= ? OR j.attempt >= j.max_attempts THEN ?::timestamptz END,
+    scheduled_at = :now,
+    finalized_at = CASE WHEN j.rescues + 1 >= :max_rescues OR j.attempt >= j.max_attempts THEN :now::timestamptz END,
     errors = array_append(j.errors, jsonb_build_object(
         'attempt', j.attempt,
-        'at', ?::text,
+        'at', :now_text::text,
         'error', CASE WHEN EXISTS (SELECT 1 FROM {schema}.runnel_client c
                                    WHERE c.id = j.attempted_by[cardinality(j.attempted_by)])
                       THEN 'rescued: client ' || j.attempted_by[cardinality(j.attempted_by)]
                            || ' stopped heartbeating while running this attempt'
-                      ELSE 'rescued: this attempt ran longer than ' || ?::text || ' on client '
+                      ELSE 'rescued: this attempt ran longer than ' || :threshold::text || ' on client '
                            || coalesce(j.attempted_by[cardinality(j.attempted_by)], '(none)')
                            || ', which is not registered' END
-                 || CASE WHEN j.rescues + 1 >= ? THEN '; discarded: rescued ' || (j.rescues + 1)
+                 || CASE WHEN j.rescues + 1 >= :max_rescues THEN '; discarded: rescued ' || (j.rescues + 1)
                               || ' times, so it most likely kills the process that runs it (out of memory, a native crash)'
                          WHEN j.attempt >= j.max_attempts THEN '; discarded: out of attempts'
                          ELSE '' END,
         'trace', ''))
 WHERE j.id = ANY (ARRAY(SELECT id FROM stuck))
-  AND EXISTS (SELECT 1 FROM {schema}.runnel_leader WHERE leader_id = ? AND expires_at > ?)
+  AND EXISTS (SELECT 1 FROM {schema}.runnel_leader WHERE leader_id = :leader_id AND expires_at > :now)
 RETURNING j.id, j.state, j.attempted_by[cardinality(j.attempted_by)];
 
 -- name: JobDeleteFinalized
--- Final jobs of state ?1 finalized at or after ?2 and before ?3, oldest first, at most ?4, through
--- the finalized index; nothing unless the lease (?5 leader id, ?6 now) is held. Bounded, so that
--- no delete holds its locks for long. ?2 is where the previous delete of the state ended
+-- Final jobs of a state finalized at or after :from and before :before, oldest first, at most
+-- :limit, through the finalized index; nothing unless the lease is held. Bounded, so that no
+-- delete holds its locks for long. :from is where the previous delete of the state ended
 -- (CleanCursor), so that the scan does not step over the entries of every job deleted since the
 -- last vacuum; -infinity for a sweep from the oldest. Returns how many were deleted and the newest
 -- finalized time among them, where the next delete starts.
 WITH doomed AS MATERIALIZED (
     SELECT id FROM {schema}.runnel_job
-    WHERE state = ?::{schema}.runnel_job_state AND finalized_at >= ? AND finalized_at < ?
+    WHERE state = :state::{schema}.runnel_job_state AND finalized_at >= :from AND finalized_at < :before
     ORDER BY finalized_at
-    LIMIT ?
+    LIMIT :limit
     FOR UPDATE SKIP LOCKED
 ),
 deleted AS (
     DELETE FROM {schema}.runnel_job
     WHERE id = ANY (ARRAY(SELECT id FROM doomed))
-      AND EXISTS (SELECT 1 FROM {schema}.runnel_leader WHERE leader_id = ? AND expires_at > ?)
+      AND EXISTS (SELECT 1 FROM {schema}.runnel_leader WHERE leader_id = :leader_id AND expires_at > :now)
     RETURNING finalized_at
 )
 SELECT count(*), max(finalized_at) FROM deleted;
@@ -458,11 +450,10 @@ SELECT count(*), max(finalized_at) FROM deleted;
 SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
        created_at, scheduled_at, finalized_at, errors::text[], metadata, tags
 FROM {schema}.runnel_job
-WHERE id = ?;
+WHERE id = :id;
 
 -- name: JobGetMany
--- ?1 ids.
 SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
        created_at, scheduled_at, finalized_at, errors::text[], metadata, tags
 FROM {schema}.runnel_job
-WHERE id = ANY (?::bigint[]);
+WHERE id = ANY (:ids::bigint[]);

@@ -4,12 +4,12 @@
 -- application's own tables). {schema} is the driver's validated, quoted schema.
 
 -- name: MigrationLock
--- Serialises migrators of this schema across processes until the transaction ends; ?1 is a key
+-- Serialises migrators of this schema across processes until the transaction ends; :key is a key
 -- derived from the schema name.
-SELECT pg_advisory_xact_lock(?);
+SELECT pg_advisory_xact_lock(:key);
 
 -- name: SchemaExists
-SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = ?);
+SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = :schema);
 
 -- name: SchemaCreate
 -- Only run when the schema is missing: CREATE SCHEMA checks the CREATE privilege on the database
@@ -30,14 +30,14 @@ SELECT to_regclass('{schema}.runnel_migration') IS NOT NULL;
 SELECT version, name, applied_at FROM {schema}.runnel_migration ORDER BY version;
 
 -- name: MigrationGet
-SELECT EXISTS (SELECT 1 FROM {schema}.runnel_migration WHERE version = ?);
+SELECT EXISTS (SELECT 1 FROM {schema}.runnel_migration WHERE version = :version);
 
 -- name: MigrationInsert
 -- The one time taken from the database's clock: when the schema changed, not a job's time.
-INSERT INTO {schema}.runnel_migration (version, name, applied_at) VALUES (?, ?, now());
+INSERT INTO {schema}.runnel_migration (version, name, applied_at) VALUES (:version, :name, now());
 
 -- name: MigrationDelete
-DELETE FROM {schema}.runnel_migration WHERE version = ?;
+DELETE FROM {schema}.runnel_migration WHERE version = :version;
 
 -- name: MigrationAnyApplied
 SELECT EXISTS (SELECT 1 FROM {schema}.runnel_migration);

@@ -3,20 +3,18 @@
 
 -- name: PeriodicUpsert
 -- Stores a definition unless it is stored already, and enqueues its run on start when it was.
--- Declared by code (?14, the declared hash, not null): stored when new, or when code's definition
+-- Declared by code (:declared_hash not null): stored when new, or when code's definition
 -- changed since code last declared it, so an operator's edit, pause or removal stands until then.
--- From an operator (?14 null): stored when new, removed, or changed. A changed schedule or zone,
--- or a removed job come back, counts its ticks from now (?15) on. Concurrent upserts of one new
+-- From an operator (:declared_hash null): stored when new, removed, or changed. A changed schedule or zone,
+-- or a removed job come back, counts its ticks from now (:now) on. Concurrent upserts of one new
 -- definition (several clients starting) store it once: the others wait on the row, then find it
 -- stored, so the run on start is enqueued once. Returns how many definitions were stored (0 or 1).
--- ?1 name, ?2 kind, ?3 args, ?4 queue, ?5 priority, ?6 max_attempts, ?7 tags, ?8 metadata,
--- ?9 schedule, ?10 zone, ?11 catch_up, ?12 run_on_start, ?13 hash, ?14 declared hash or null,
--- ?15 ?16 ?17 now, then the run on start's ?18 ?19 now, ?20 now as text, ?21 notification channel.
 WITH stored AS (
     INSERT INTO {schema}.runnel_periodic AS p
         (name, kind, args, queue, priority, max_attempts, tags, metadata, schedule, zone, catch_up, run_on_start,
          hash, declared_hash, fired_through, created_at, updated_at)
-    VALUES (?, ?, ?::jsonb, ?, ?, ?, ?::text[], ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    VALUES (:name, :kind, :args::jsonb, :queue, :priority, :max_attempts, :tags::text[], :metadata::jsonb,
+            :schedule, :zone, :catch_up, :run_on_start, :hash, :declared_hash, :now, :now, :now)
     ON CONFLICT (name) DO UPDATE
     SET kind = excluded.kind, args = excluded.args, queue = excluded.queue, priority = excluded.priority,
         max_attempts = excluded.max_attempts, tags = excluded.tags, metadata = excluded.metadata,
@@ -37,14 +35,15 @@ WITH stored AS (
 started AS (
     INSERT INTO {schema}.runnel_job
         (kind, args, queue, priority, state, created_at, scheduled_at, max_attempts, tags, metadata)
-    SELECT s.kind, s.args, s.queue, s.priority, 'available'::{schema}.runnel_job_state, ?, ?, s.max_attempts, s.tags,
-           s.metadata || jsonb_build_object('periodic', s.name, 'start', ?::text)
+    SELECT s.kind, s.args, s.queue, s.priority, 'available'::{schema}.runnel_job_state, :now, :now,
+           s.max_attempts, s.tags,
+           s.metadata || jsonb_build_object('periodic', s.name, 'start', :now_text::text)
     FROM stored AS s
     WHERE s.run_on_start AND s.paused_at IS NULL
     RETURNING queue
 )
 SELECT count(*) FROM stored
-WHERE (SELECT count(pg_notify(?, q.queue)) FROM started AS q) >= 0;
+WHERE (SELECT count(pg_notify(:channel, q.queue)) FROM started AS q) >= 0;
 
 -- name: PeriodicList
 SELECT name, kind, args::text, queue, priority, max_attempts, tags, metadata::text, schedule, zone, catch_up,
@@ -54,22 +53,21 @@ WHERE removed_at IS NULL
 ORDER BY name;
 
 -- name: PeriodicPause
--- A job paused already keeps its paused_at. ?1 now, ?2 now, ?3 name.
-UPDATE {schema}.runnel_periodic SET paused_at = coalesce(paused_at, ?), updated_at = ?
-WHERE name = ? AND removed_at IS NULL;
+-- A job paused already keeps its paused_at.
+UPDATE {schema}.runnel_periodic SET paused_at = coalesce(paused_at, :now), updated_at = :now
+WHERE name = :name AND removed_at IS NULL;
 
 -- name: PeriodicResume
--- Ticks that came due while paused are dropped: they count from now on. ?1 now, ?2 now, ?3 name.
+-- Ticks that came due while paused are dropped: they count from now on.
 UPDATE {schema}.runnel_periodic
-SET fired_through = CASE WHEN paused_at IS NULL THEN fired_through ELSE greatest(fired_through, ?) END,
-    paused_at = NULL, updated_at = ?
-WHERE name = ? AND removed_at IS NULL;
+SET fired_through = CASE WHEN paused_at IS NULL THEN fired_through ELSE greatest(fired_through, :now) END,
+    paused_at = NULL, updated_at = :now
+WHERE name = :name AND removed_at IS NULL;
 
 -- name: PeriodicRemove
 -- Marks the job removed; the row stays for PeriodicUpsert to compare code's declarations with.
--- ?1 now, ?2 now, ?3 name.
-UPDATE {schema}.runnel_periodic SET removed_at = ?, paused_at = NULL, updated_at = ?
-WHERE name = ? AND removed_at IS NULL;
+UPDATE {schema}.runnel_periodic SET removed_at = :now, paused_at = NULL, updated_at = :now
+WHERE name = :name AND removed_at IS NULL;
 
 -- name: PeriodicEnqueue
 -- Moves a job on from the tick it was read at to the next and, when asked, inserts that tick's
@@ -78,23 +76,22 @@ WHERE name = ? AND removed_at IS NULL;
 -- fired_through), active, and the lease is held: a concurrent second attempt at the same tick waits
 -- on the row, then finds fired_through moved on, and does nothing. Notifies the job's queue.
 -- Returns how many jobs moved on (0 or 1).
--- ?1 tick, ?2 enqueue, ?3 tick, ?4 name, ?5 hash, ?6 fired_through as read, the lease: ?7 leader id,
--- ?8 now; ?9 ?10 now, ?11 tick as text, ?12 enqueue, ?13 notification channel.
 WITH advanced AS (
     UPDATE {schema}.runnel_periodic AS p
-    SET fired_through = ?, last_tick = CASE WHEN ?::boolean THEN ? ELSE p.last_tick END
-    WHERE p.name = ? AND p.hash = ? AND p.fired_through = ? AND p.paused_at IS NULL AND p.removed_at IS NULL
-      AND EXISTS (SELECT 1 FROM {schema}.runnel_leader WHERE leader_id = ? AND expires_at > ?)
+    SET fired_through = :tick, last_tick = CASE WHEN :enqueue::boolean THEN :tick ELSE p.last_tick END
+    WHERE p.name = :name AND p.hash = :hash AND p.fired_through = :fired_through AND p.paused_at IS NULL AND p.removed_at IS NULL
+      AND EXISTS (SELECT 1 FROM {schema}.runnel_leader WHERE leader_id = :leader_id AND expires_at > :now)
     RETURNING p.name, p.kind, p.args, p.queue, p.priority, p.max_attempts, p.tags, p.metadata
 ),
 enqueued AS (
     INSERT INTO {schema}.runnel_job
         (kind, args, queue, priority, state, created_at, scheduled_at, max_attempts, tags, metadata)
-    SELECT a.kind, a.args, a.queue, a.priority, 'available'::{schema}.runnel_job_state, ?, ?, a.max_attempts, a.tags,
-           a.metadata || jsonb_build_object('periodic', a.name, 'tick', ?::text)
+    SELECT a.kind, a.args, a.queue, a.priority, 'available'::{schema}.runnel_job_state, :now, :now,
+           a.max_attempts, a.tags,
+           a.metadata || jsonb_build_object('periodic', a.name, 'tick', :tick_text::text)
     FROM advanced AS a
-    WHERE ?::boolean
+    WHERE :enqueue::boolean
     RETURNING queue
 )
 SELECT count(*) FROM advanced
-WHERE (SELECT count(pg_notify(?, q.queue)) FROM enqueued AS q) >= 0;
+WHERE (SELECT count(pg_notify(:channel, q.queue)) FROM enqueued AS q) >= 0;

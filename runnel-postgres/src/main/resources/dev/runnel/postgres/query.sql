@@ -3,7 +3,7 @@
 -- the order PostgresRows decodes.
 --
 -- A listing is one fixed statement whose filters switch off when their parameter is empty or null
--- ("cardinality(?) = 0 OR ..."). PostgresQueries runs it as an unnamed statement every time, so
+-- ("cardinality(:queues) = 0 OR ..."). PostgresQueries runs it as an unnamed statement every time, so
 -- the server plans each execution with its values: the switched-off filters fold away and the
 -- planner sees the real ones, and picks per query between walking the primary key (a common
 -- value: the page fills within a few thousand rows) and an index on the filtered column with a
@@ -11,54 +11,53 @@
 -- five executions of a named statement, cannot see which filters are on and would walk the
 -- primary key for every filter: measured in docs/benchmarks.md.
 --
--- Parameters of both listings: ?1 and ?2 the lowest and highest id (the id range and the cursor
--- merged, JobListScan), ?3 and ?4 the states (an empty array for all; bound untyped, so that the
--- server reads them as the enum array itself: bound as text[], the cast to the enum, a stable
+-- Parameters of both listings: :from_id and :to_id the lowest and highest id (the id range and
+-- the cursor merged, JobListScan); :states an empty array for all, bound untyped, so that the
+-- server reads them as the enum array itself (bound as text[], the cast to the enum, a stable
 -- function, is not folded at planning, and neither the empty test nor the partial state index's
--- predicate can be decided, which left every state listing walking the primary key), ?5 and ?6 the queues, ?7
--- and ?8 the kinds, ?9 and ?10 the tags (every one), ?11 and ?12 the args object or null, ?13 and
--- ?14 created from or null, ?15 and ?16 created before or null, ?17 the limit. The tags filter
--- repeats the partial tags index's predicate so that the planner may use that index.
+-- predicate can be decided, which left every state listing walking the primary key); :tags every
+-- one; :args, :created_from and :created_before null for none. The tags filter repeats the
+-- partial tags index's predicate so that the planner may use that index.
 
 -- name: JobListAscending
 SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
        created_at, scheduled_at, finalized_at, errors::text[], metadata, tags
 FROM {schema}.runnel_job
-WHERE id BETWEEN ? AND ?
-  AND (cardinality(?::{schema}.runnel_job_state[]) = 0 OR state = ANY (?::{schema}.runnel_job_state[]))
-  AND (cardinality(?::text[]) = 0 OR queue = ANY (?::text[]))
-  AND (cardinality(?::text[]) = 0 OR kind = ANY (?::text[]))
-  AND (cardinality(?::text[]) = 0 OR (tags @> ?::text[] AND tags <> '{}'))
-  AND (?::jsonb IS NULL OR args @> ?::jsonb)
-  AND (?::timestamptz IS NULL OR created_at >= ?::timestamptz)
-  AND (?::timestamptz IS NULL OR created_at < ?::timestamptz)
+WHERE id BETWEEN :from_id AND :to_id
+  AND (cardinality(:states::{schema}.runnel_job_state[]) = 0 OR state = ANY (:states::{schema}.runnel_job_state[]))
+  AND (cardinality(:queues::text[]) = 0 OR queue = ANY (:queues::text[]))
+  AND (cardinality(:kinds::text[]) = 0 OR kind = ANY (:kinds::text[]))
+  AND (cardinality(:tags::text[]) = 0 OR (tags @> :tags::text[] AND tags <> '{}'))
+  AND (:args::jsonb IS NULL OR args @> :args::jsonb)
+  AND (:created_from::timestamptz IS NULL OR created_at >= :created_from::timestamptz)
+  AND (:created_before::timestamptz IS NULL OR created_at < :created_before::timestamptz)
 ORDER BY id
-LIMIT ?;
+LIMIT :limit;
 
 -- name: JobListDescending
 -- JobListAscending walking the other way.
 SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
        created_at, scheduled_at, finalized_at, errors::text[], metadata, tags
 FROM {schema}.runnel_job
-WHERE id BETWEEN ? AND ?
-  AND (cardinality(?::{schema}.runnel_job_state[]) = 0 OR state = ANY (?::{schema}.runnel_job_state[]))
-  AND (cardinality(?::text[]) = 0 OR queue = ANY (?::text[]))
-  AND (cardinality(?::text[]) = 0 OR kind = ANY (?::text[]))
-  AND (cardinality(?::text[]) = 0 OR (tags @> ?::text[] AND tags <> '{}'))
-  AND (?::jsonb IS NULL OR args @> ?::jsonb)
-  AND (?::timestamptz IS NULL OR created_at >= ?::timestamptz)
-  AND (?::timestamptz IS NULL OR created_at < ?::timestamptz)
+WHERE id BETWEEN :from_id AND :to_id
+  AND (cardinality(:states::{schema}.runnel_job_state[]) = 0 OR state = ANY (:states::{schema}.runnel_job_state[]))
+  AND (cardinality(:queues::text[]) = 0 OR queue = ANY (:queues::text[]))
+  AND (cardinality(:kinds::text[]) = 0 OR kind = ANY (:kinds::text[]))
+  AND (cardinality(:tags::text[]) = 0 OR (tags @> :tags::text[] AND tags <> '{}'))
+  AND (:args::jsonb IS NULL OR args @> :args::jsonb)
+  AND (:created_from::timestamptz IS NULL OR created_at >= :created_from::timestamptz)
+  AND (:created_before::timestamptz IS NULL OR created_at < :created_before::timestamptz)
 ORDER BY id DESC
-LIMIT ?;
+LIMIT :limit;
 
 -- name: JobLastId
 -- The highest id, from the end of the primary key (NULL, read as 0, when the table is empty).
 SELECT max(id) FROM {schema}.runnel_job;
 
 -- name: JobFirstAtOrAfter
--- The job with the lowest id at or after ?, through the primary key: how CreationIds bisects the
+-- The job with the lowest id at or after :id, through the primary key: how CreationIds bisects the
 -- ids for a listing's creation-time window.
-SELECT id, created_at FROM {schema}.runnel_job WHERE id >= ? ORDER BY id LIMIT 1;
+SELECT id, created_at FROM {schema}.runnel_job WHERE id >= :id ORDER BY id LIMIT 1;
 
 -- name: JobCountExact
 -- Every job counted: a scan of the whole table. For audits and small tables.
@@ -90,11 +89,12 @@ SELECT queue, state, count(*) FROM {schema}.runnel_job WHERE state = 'running' G
 SELECT pg_relation_size('{schema}.runnel_job') / current_setting('block_size')::bigint;
 
 -- name: JobCountSampled
--- Jobs by queue and state in a sample of ?1 percent of the table's pages (100: all of them,
+-- Jobs by queue and state in a sample of :percent percent of the table's pages (100: all of them,
 -- exact), to be scaled up by the caller. REPEATABLE: the same pages each time (those the table
 -- has then), so that they stay in the buffer cache and an estimate read every few seconds does not
 -- jitter between readings: on 10 million jobs 43 ms a reading instead of 91 to 110 ms.
-SELECT queue, state, count(*) FROM {schema}.runnel_job TABLESAMPLE SYSTEM (?) REPEATABLE (0) GROUP BY queue, state;
+SELECT queue, state, count(*) FROM {schema}.runnel_job TABLESAMPLE SYSTEM (:percent) REPEATABLE (0)
+GROUP BY queue, state;
 
 -- name: JobCountSerial
 -- For the fast counts' transaction: no parallel workers. Each count reads 10,000s of index
@@ -103,5 +103,5 @@ SELECT queue, state, count(*) FROM {schema}.runnel_job TABLESAMPLE SYSTEM (?) RE
 SET LOCAL max_parallel_workers_per_gather = 0;
 
 -- name: JobCountTimeout
--- For the exact counts in the fast counts' transaction: give up past ?1 (estimates stand in).
-SELECT set_config('statement_timeout', ?, true);
+-- For the exact counts in the fast counts' transaction: give up past :timeout (estimates stand in).
+SELECT set_config('statement_timeout', :timeout, true);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.runnel.Migrator;
 import dev.runnel.RunnelException;
+import dev.runnel.driver.JobGetManyParams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -35,7 +36,7 @@ class PgBouncerOptionTest {
             }
             assertThatThrownBy(() -> {
                 for (int i = 0; i < UNTIL_NAMED; i++) {
-                    second.jobGetMany(new long[] {1});
+                    second.jobGetMany(new JobGetManyParams(new long[] {1}));
                 }
             }).isInstanceOf(RunnelException.class).hasMessageContaining("prepared statement \"S_1\"");
         }
@@ -50,7 +51,7 @@ class PgBouncerOptionTest {
                         .maxPoolSize(1).build()) {
             for (int i = 0; i < UNTIL_NAMED * 3; i++) {
                 assertThat(first.jobGet(1)).isEmpty();
-                assertThat(second.jobGetMany(new long[] {1})).isEmpty();
+                assertThat(second.jobGetMany(new JobGetManyParams(new long[] {1}))).isEmpty();
             }
         }
     }

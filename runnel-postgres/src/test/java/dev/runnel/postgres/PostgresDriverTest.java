@@ -13,10 +13,12 @@ import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobDeleteFinalizedParams;
+import dev.runnel.driver.JobGetManyParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.LeaderElectParams;
 import dev.runnel.driver.Lease;
+import dev.runnel.driver.MigrationApplyParams;
 import dev.runnel.driver.Times;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -134,7 +136,7 @@ class PostgresDriverTest {
                 assertThat(r.appliedAt()).isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(60));
             });
             // Already applied: nothing to do, and said so.
-            assertThat(d.migrationApply(d.migrations().getFirst(), true)).isFalse();
+            assertThat(d.migrationApply(new MigrationApplyParams(d.migrations().getFirst(), true))).isFalse();
             assertThat(migrator.sql(true)).contains("\"" + schema + "\".runnel_job");
         }
     }
@@ -246,7 +248,7 @@ class PostgresDriverTest {
                     .isEqualTo(2);
             assertThat(d.jobDeleteFinalized(new JobDeleteFinalizedParams(lease, JobState.COMPLETED, T0.plusSeconds(10), 2)))
                     .isEqualTo(1);
-            assertThat(d.jobGetMany(first)).isEmpty();
+            assertThat(d.jobGetMany(new JobGetManyParams(first))).isEmpty();
             // A job finalized behind the position (its completion written late) waits for the sweep,
             // within a minute; one finalized after it goes at once.
             long late = completed(d, T0.plusSeconds(2))[0];

@@ -6,6 +6,9 @@ import dev.runnel.KeyLimit;
 import dev.runnel.Runnel;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobClaimParams;
+import dev.runnel.driver.QueueKeyLimitParams;
+import dev.runnel.driver.QueueKeyStragglersParams;
+import dev.runnel.driver.QueueRegisterParams;
 import dev.runnel.testkit.conformance.LimitConformance;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -37,18 +40,18 @@ class PostgresLimitTest extends LimitConformance {
      */
     @Test
     void aJobCommittedAfterAPerKeyLimitWasSetGetsItsKeyFromTheSweep() throws Exception {
-        driver.queueRegister(List.of("default"), clock.instant());
+        driver.queueRegister(new QueueRegisterParams(List.of("default"), clock.instant()));
         Runnel inserter = inserter();
         long late;
         try (Connection tx = newConnection(dir)) {
             tx.setAutoCommit(false);
             late = inserter.insert(tx, new TestArgs("late", 0)).id();
-            assertThat(driver.queueSetKeyLimit("default", Optional.of(KeyLimit.byArgs("name", 1)), clock.instant())).isTrue();
+            assertThat(driver.queueSetKeyLimit(new QueueKeyLimitParams("default", Optional.of(KeyLimit.byArgs("name", 1)), clock.instant()))).isTrue();
             tx.commit();
         }
         JobClaimParams keyed = new JobClaimParams("default", 10, clock.instant(), "a", false, true);
         assertThat(driver.jobClaim(keyed)).isEmpty();
-        assertThat(driver.queueKeyStragglers(clock.instant().minus(Duration.ofMinutes(10)))).isEqualTo(1);
+        assertThat(driver.queueKeyStragglers(new QueueKeyStragglersParams(clock.instant().minus(Duration.ofMinutes(10))))).isEqualTo(1);
         assertThat(driver.jobClaim(keyed)).extracting(j -> j.id()).containsExactly(late);
     }
 }

@@ -7,6 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.runnel.JobState;
 import dev.runnel.Migrator;
 import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.JobInsertTxParams;
 import dev.runnel.driver.JobScheduleParams;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -79,9 +80,9 @@ class PostgresListenTest {
         try (PostgresDriver driver = migrated(db.newDriver()); AutoCloseable _ = driver.listenInserts(heard::add);
                 Connection tx = db.connection()) {
             tx.setAutoCommit(false);
-            driver.jobInsertManyTx(tx, List.of(job("rolled_back", JobState.AVAILABLE, T0)));
+            driver.jobInsertManyTx(new JobInsertTxParams(tx, List.of(job("rolled_back", JobState.AVAILABLE, T0))));
             tx.rollback();
-            driver.jobInsertManyTx(tx, List.of(job("committed", JobState.AVAILABLE, T0)));
+            driver.jobInsertManyTx(new JobInsertTxParams(tx, List.of(job("committed", JobState.AVAILABLE, T0))));
             assertThat(heard.poll(QUIET_MS, TimeUnit.MILLISECONDS)).isNull();
             tx.commit();
             assertThat(heard.poll(ARRIVES_MS, TimeUnit.MILLISECONDS)).isEqualTo("committed");

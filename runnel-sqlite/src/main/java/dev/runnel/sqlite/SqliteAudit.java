@@ -1,34 +1,36 @@
 package dev.runnel.sqlite;
 
+import static dev.runnel.sqlite.AuditSql.P.*;
+
 import dev.runnel.AuditRow;
 import dev.runnel.driver.AuditInsertParams;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /** The audit-log operations of {@link SqliteDriver}, from {@code audit.sql}. */
 final class SqliteAudit {
     private final SqliteConnections connections;
-    private final SqlFile sql;
+    private final SqlFile<AuditSql> sql;
 
     SqliteAudit(SqliteConnections connections) {
         this.connections = connections;
-        this.sql = SqlFile.parse("audit.sql", SqliteAudit.class.getResourceAsStream("audit.sql"),
-                Set.of("AuditInsert", "AuditList"));
+        this.sql = SqlFile.parse("audit.sql", AuditSql.class.getResourceAsStream("audit.sql"), AuditSql.class);
     }
 
     long insert(AuditInsertParams p) {
         return connections.write(s -> {
-            PreparedStatement ps = s.prepare(sql.get("AuditInsert"));
-            ps.setLong(1, Times.toMicros(p.at()));
-            ps.setString(2, p.actor());
-            ps.setString(3, p.action());
-            ps.setString(4, p.target());
-            ps.setLong(5, p.count());
+            Sql auditInsert = sql.get(AuditSql.AuditInsert);
+            PreparedStatement ps = s.prepare(auditInsert.text());
+            auditInsert.setLong(ps, AT, Times.toMicros(p.at()));
+            auditInsert.setString(ps, ACTOR, p.actor());
+            auditInsert.setString(ps, ACTION, p.action());
+            auditInsert.setString(ps, TARGET, p.target());
+            auditInsert.setLong(ps, COUNT, p.count());
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);
@@ -38,9 +40,10 @@ final class SqliteAudit {
 
     List<AuditRow> list(long beforeId, int limit) {
         return connections.read(s -> {
-            PreparedStatement ps = s.prepare(sql.get("AuditList"));
-            ps.setLong(1, beforeId <= 0 ? Long.MAX_VALUE : beforeId);
-            ps.setInt(2, limit);
+            Sql auditList = sql.get(AuditSql.AuditList);
+            PreparedStatement ps = s.prepare(auditList.text());
+            auditList.setLong(ps, BEFORE_ID, beforeId <= 0 ? Long.MAX_VALUE : beforeId);
+            auditList.setInt(ps, LIMIT, limit);
             List<AuditRow> rows = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -1,6 +1,9 @@
 package dev.runnel.sqlite;
 
+import static dev.runnel.sqlite.JobSql.P.*;
+
 import dev.runnel.driver.JobDeleteFinalizedParams;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
 import java.sql.PreparedStatement;
@@ -15,9 +18,9 @@ import java.sql.SQLException;
 final class SqliteCleaner {
     private final SqliteConnections connections;
     /** The driver's {@code job.sql}. */
-    private final SqlFile sql;
+    private final SqlFile<JobSql> sql;
 
-    SqliteCleaner(SqliteConnections connections, SqlFile sql) {
+    SqliteCleaner(SqliteConnections connections, SqlFile<JobSql> sql) {
         this.connections = connections;
         this.sql = sql;
     }
@@ -29,13 +32,14 @@ final class SqliteCleaner {
             if (bound == 0) {
                 return 0;
             }
-            PreparedStatement delete = s.prepare(sql.get("JobDeleteFinalized"));
-            delete.setString(1, p.state().dbName());
-            delete.setLong(2, cutoff);
-            delete.setInt(3, p.limit());
-            delete.setString(4, p.lease().leaderId());
-            delete.setLong(5, Times.toMicros(p.lease().now()));
-            delete.setLong(6, bound);
+            Sql jobDeleteFinalized = sql.get(JobSql.JobDeleteFinalized);
+            PreparedStatement delete = s.prepare(jobDeleteFinalized.text());
+            jobDeleteFinalized.setString(delete, STATE, p.state().dbName());
+            jobDeleteFinalized.setLong(delete, BEFORE, cutoff);
+            jobDeleteFinalized.setInt(delete, LIMIT, p.limit());
+            jobDeleteFinalized.setString(delete, LEADER_ID, p.lease().leaderId());
+            jobDeleteFinalized.setLong(delete, NOW, Times.toMicros(p.lease().now()));
+            jobDeleteFinalized.setLong(delete, MAX_ID, bound);
             return delete.executeUpdate();
         });
     }
@@ -48,7 +52,7 @@ final class SqliteCleaner {
     private long createdBefore(SqliteConnections.Session s, long micros) throws SQLException {
         long lo;
         long hi;
-        try (ResultSet rs = s.prepare(sql.get("JobIdRange")).executeQuery()) {
+        try (ResultSet rs = s.prepare(sql.get(JobSql.JobIdRange).text()).executeQuery()) {
             rs.next();
             lo = rs.getLong(1);
             hi = rs.getLong(2);
@@ -56,8 +60,9 @@ final class SqliteCleaner {
                 return 0;
             }
         }
-        PreparedStatement probe = s.prepare(sql.get("JobCreatedAtFrom"));
-        long[] first = probe(probe, lo);
+        Sql probeSql = sql.get(JobSql.JobCreatedAtFrom);
+        PreparedStatement probe = s.prepare(probeSql.text());
+        long[] first = probe(probeSql, probe, lo);
         if (first == null || first[1] >= micros) {
             return 0;
         }
@@ -65,7 +70,7 @@ final class SqliteCleaner {
         // Invariant: the job at lo was created before the cutoff; none after hi is looked at.
         while (lo < hi) {
             long mid = lo + (hi - lo + 1) / 2;
-            long[] at = probe(probe, mid);
+            long[] at = probe(probeSql, probe, mid);
             if (at != null && at[1] < micros) {
                 lo = at[0]; // at least mid: ids may have gaps (deleted jobs)
             } else {
@@ -76,8 +81,8 @@ final class SqliteCleaner {
     }
 
     /** The first job from {@code id} on, as {@code [id, created_at]}, or null when there is none. */
-    private static long[] probe(PreparedStatement probe, long id) throws SQLException {
-        probe.setLong(1, id);
+    private static long[] probe(Sql probeSql, PreparedStatement probe, long id) throws SQLException {
+        probeSql.setLong(probe, ID, id);
         try (ResultSet rs = probe.executeQuery()) {
             return rs.next() ? new long[] {rs.getLong(1), rs.getLong(2)} : null;
         }

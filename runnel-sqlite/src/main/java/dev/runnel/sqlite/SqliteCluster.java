@@ -1,5 +1,7 @@
 package dev.runnel.sqlite;
 
+import static dev.runnel.sqlite.ClusterSql.P.*;
+
 import dev.runnel.ClientRow;
 import dev.runnel.LeaderRow;
 import dev.runnel.KeyLimit;
@@ -12,6 +14,7 @@ import dev.runnel.driver.JobJson;
 import dev.runnel.driver.LeaderElectParams;
 import dev.runnel.driver.QueueLimits;
 import dev.runnel.driver.QueuePauseParams;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
 import java.sql.PreparedStatement;
@@ -22,41 +25,36 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 
 /** The client and leader operations of {@link SqliteDriver}, one statement each, from {@code cluster.sql}. */
 final class SqliteCluster {
-    private static final Set<String> STATEMENTS = Set.of("ClientHeartbeat", "ClientStop", "ClientList",
-            "ClientListDead", "ClientMarkRescued", "ClientDeleteExpired", "LeaderAttemptElect", "LeaderResign",
-            "LeaderGet", "QueueRegister", "QueueList", "QueuePause", "QueueResume", "QueueSetGlobalLimit",
-            "QueueMarkRunningLimited", "QueueSetRateLimit", "QueueSetKeyLimit",
-            "QueueKeyWaiting", "QueueKeyStragglers", "KeyTriggerCreate", "KeyTriggerDrop", "KeyLimitAny",
-            "QueueKeyRecent");
-
     private final SqliteConnections connections;
-    private final SqlFile sql;
+    private final SqlFile<ClusterSql> sql;
 
     SqliteCluster(SqliteConnections connections) {
         this.connections = connections;
-        this.sql = SqlFile.parse("cluster.sql", SqliteCluster.class.getResourceAsStream("cluster.sql"), STATEMENTS);
+        this.sql = SqlFile.parse("cluster.sql", ClusterSql.class.getResourceAsStream("cluster.sql"),
+                ClusterSql.class);
     }
 
     void heartbeat(ClientHeartbeatParams p) {
         connections.write(s -> {
-            PreparedStatement ps = s.prepare(sql.get("ClientHeartbeat"));
-            ps.setString(1, p.id());
-            ps.setLong(2, Times.toMicros(p.now()));
-            ps.setLong(3, Times.toMicros(p.expiresAt()));
-            ps.setString(4, p.metadata());
+            Sql clientHeartbeat = sql.get(ClusterSql.ClientHeartbeat);
+            PreparedStatement ps = s.prepare(clientHeartbeat.text());
+            clientHeartbeat.setString(ps, ID, p.id());
+            clientHeartbeat.setLong(ps, NOW, Times.toMicros(p.now()));
+            clientHeartbeat.setLong(ps, EXPIRES_AT, Times.toMicros(p.expiresAt()));
+            clientHeartbeat.setString(ps, METADATA, p.metadata());
             return ps.executeUpdate();
         });
     }
 
     void stop(String id, Instant now) {
         connections.write(s -> {
-            PreparedStatement ps = s.prepare(sql.get("ClientStop"));
-            ps.setLong(1, Times.toMicros(now));
-            ps.setString(2, id);
+            Sql clientStop = sql.get(ClusterSql.ClientStop);
+            PreparedStatement ps = s.prepare(clientStop.text());
+            clientStop.setLong(ps, NOW, Times.toMicros(now));
+            clientStop.setString(ps, ID, id);
             return ps.executeUpdate();
         });
     }
@@ -64,7 +62,8 @@ final class SqliteCluster {
     List<ClientRow> list() {
         return connections.read(s -> {
             List<ClientRow> clients = new ArrayList<>();
-            try (ResultSet rs = s.prepare(sql.get("ClientList")).executeQuery()) {
+            Sql clientList = sql.get(ClusterSql.ClientList);
+            try (ResultSet rs = s.prepare(clientList.text()).executeQuery()) {
                 while (rs.next()) {
                     long stopped = rs.getLong(5);
                     Optional<Instant> stoppedAt = rs.wasNull() ? Optional.empty() : Optional.of(Times.fromMicros(stopped));
@@ -78,8 +77,9 @@ final class SqliteCluster {
 
     List<String> listDead(Instant now) {
         return connections.read(s -> {
-            PreparedStatement ps = s.prepare(sql.get("ClientListDead"));
-            ps.setLong(1, Times.toMicros(now));
+            Sql clientListDead = sql.get(ClusterSql.ClientListDead);
+            PreparedStatement ps = s.prepare(clientListDead.text());
+            clientListDead.setLong(ps, NOW, Times.toMicros(now));
             List<String> ids = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -95,30 +95,33 @@ final class SqliteCluster {
             return;
         }
         connections.write(s -> {
-            PreparedStatement ps = s.prepare(sql.get("ClientMarkRescued"));
-            ps.setLong(1, Times.toMicros(p.lease().now()));
-            ps.setString(2, JobJson.encodeStrings(p.clientIds()));
-            ps.setString(3, p.lease().leaderId());
+            Sql clientMarkRescued = sql.get(ClusterSql.ClientMarkRescued);
+            PreparedStatement ps = s.prepare(clientMarkRescued.text());
+            clientMarkRescued.setLong(ps, NOW, Times.toMicros(p.lease().now()));
+            clientMarkRescued.setString(ps, CLIENT_IDS, JobJson.encodeStrings(p.clientIds()));
+            clientMarkRescued.setString(ps, LEADER_ID, p.lease().leaderId());
             return ps.executeUpdate();
         });
     }
 
     int deleteExpired(ClientDeleteParams p) {
         return connections.write(s -> {
-            PreparedStatement ps = s.prepare(sql.get("ClientDeleteExpired"));
-            ps.setLong(1, Times.toMicros(p.expiredBefore()));
-            ps.setString(2, p.lease().leaderId());
-            ps.setLong(3, Times.toMicros(p.lease().now()));
+            Sql clientDeleteExpired = sql.get(ClusterSql.ClientDeleteExpired);
+            PreparedStatement ps = s.prepare(clientDeleteExpired.text());
+            clientDeleteExpired.setLong(ps, EXPIRED_BEFORE, Times.toMicros(p.expiredBefore()));
+            clientDeleteExpired.setString(ps, LEADER_ID, p.lease().leaderId());
+            clientDeleteExpired.setLong(ps, NOW, Times.toMicros(p.lease().now()));
             return ps.executeUpdate();
         });
     }
 
     boolean attemptElect(LeaderElectParams p) {
         return connections.write(s -> {
-            PreparedStatement ps = s.prepare(sql.get("LeaderAttemptElect"));
-            ps.setString(1, p.leaderId());
-            ps.setLong(2, Times.toMicros(p.now()));
-            ps.setLong(3, Times.toMicros(p.expiresAt()));
+            Sql leaderAttemptElect = sql.get(ClusterSql.LeaderAttemptElect);
+            PreparedStatement ps = s.prepare(leaderAttemptElect.text());
+            leaderAttemptElect.setString(ps, LEADER_ID, p.leaderId());
+            leaderAttemptElect.setLong(ps, NOW, Times.toMicros(p.now()));
+            leaderAttemptElect.setLong(ps, EXPIRES_AT, Times.toMicros(p.expiresAt()));
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
             }
@@ -127,15 +130,17 @@ final class SqliteCluster {
 
     void resign(String leaderId) {
         connections.write(s -> {
-            PreparedStatement ps = s.prepare(sql.get("LeaderResign"));
-            ps.setString(1, leaderId);
+            Sql leaderResign = sql.get(ClusterSql.LeaderResign);
+            PreparedStatement ps = s.prepare(leaderResign.text());
+            leaderResign.setString(ps, LEADER_ID, leaderId);
             return ps.executeUpdate();
         });
     }
 
     Optional<LeaderRow> leader() {
         return connections.read(s -> {
-            try (ResultSet rs = s.prepare(sql.get("LeaderGet")).executeQuery()) {
+            Sql leaderGet = sql.get(ClusterSql.LeaderGet);
+            try (ResultSet rs = s.prepare(leaderGet.text()).executeQuery()) {
                 return rs.next() ? Optional.of(row(rs)) : Optional.<LeaderRow>empty();
             }
         });
@@ -150,9 +155,10 @@ final class SqliteCluster {
             return;
         }
         connections.write(s -> {
-            PreparedStatement ps = s.prepare(sql.get("QueueRegister"));
-            ps.setString(1, JobJson.encodeStrings(queues));
-            ps.setLong(2, Times.toMicros(now));
+            Sql queueRegister = sql.get(ClusterSql.QueueRegister);
+            PreparedStatement ps = s.prepare(queueRegister.text());
+            queueRegister.setString(ps, QUEUES, JobJson.encodeStrings(queues));
+            queueRegister.setLong(ps, NOW, Times.toMicros(now));
             return ps.executeUpdate();
         });
     }
@@ -160,7 +166,8 @@ final class SqliteCluster {
     List<QueueRow> queues() {
         return connections.read(s -> {
             List<QueueRow> queues = new ArrayList<>();
-            try (ResultSet rs = s.prepare(sql.get("QueueList")).executeQuery()) {
+            Sql queueList = sql.get(ClusterSql.QueueList);
+            try (ResultSet rs = s.prepare(queueList.text()).executeQuery()) {
                 while (rs.next()) {
                     long paused = rs.getLong(4);
                     Optional<Instant> pausedAt = rs.wasNull() ? Optional.empty() : Optional.of(Times.fromMicros(paused));
@@ -175,17 +182,19 @@ final class SqliteCluster {
 
     boolean setGlobalLimit(String queue, OptionalInt limit, Instant now) {
         return connections.writeTransaction(s -> {
-            PreparedStatement set = s.prepare(sql.get("QueueSetGlobalLimit"));
-            QueueLimits.bindInt(set, 1, limit);
-            set.setLong(2, Times.toMicros(now));
-            set.setString(3, queue);
+            Sql queueSetGlobalLimit = sql.get(ClusterSql.QueueSetGlobalLimit);
+            PreparedStatement set = s.prepare(queueSetGlobalLimit.text());
+            QueueLimits.bindInt(queueSetGlobalLimit, set, LIMIT, limit);
+            queueSetGlobalLimit.setLong(set, NOW, Times.toMicros(now));
+            queueSetGlobalLimit.setString(set, QUEUE, queue);
             boolean found;
             try (ResultSet rs = set.executeQuery()) {
                 found = rs.next();
             }
             if (found && limit.isPresent()) {
-                PreparedStatement mark = s.prepare(sql.get("QueueMarkRunningLimited"));
-                mark.setString(1, queue);
+                Sql queueMarkRunningLimited = sql.get(ClusterSql.QueueMarkRunningLimited);
+                PreparedStatement mark = s.prepare(queueMarkRunningLimited.text());
+                queueMarkRunningLimited.setString(mark, QUEUE, queue);
                 mark.executeUpdate();
             }
             return found;
@@ -194,10 +203,11 @@ final class SqliteCluster {
 
     boolean setRateLimit(String queue, Optional<RateLimit> rate, Instant now) {
         return connections.write(s -> {
-            PreparedStatement ps = s.prepare(sql.get("QueueSetRateLimit"));
-            QueueLimits.bindRate(ps, 1, rate);
-            ps.setLong(3, Times.toMicros(now));
-            ps.setString(4, queue);
+            Sql queueSetRateLimit = sql.get(ClusterSql.QueueSetRateLimit);
+            PreparedStatement ps = s.prepare(queueSetRateLimit.text());
+            QueueLimits.bindRate(queueSetRateLimit, ps, RATE_LIMIT, RATE_PERIOD_US, rate);
+            queueSetRateLimit.setLong(ps, NOW, Times.toMicros(now));
+            queueSetRateLimit.setString(ps, QUEUE, queue);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
             }
@@ -206,30 +216,35 @@ final class SqliteCluster {
 
     boolean setKeyLimit(String queue, Optional<KeyLimit> limit, Instant now) {
         return connections.writeTransaction(s -> {
-            PreparedStatement ps = s.prepare(sql.get("QueueSetKeyLimit"));
-            ps.setString(1, limit.map(KeyLimit::sourceName).orElse(null));
-            ps.setString(2, limit.map(KeyLimit::field).orElse(null));
-            QueueLimits.bindInt(ps, 3, limit.map(l -> OptionalInt.of(l.limit())).orElse(OptionalInt.empty()));
-            ps.setLong(4, Times.toMicros(now));
-            ps.setString(5, queue);
-            ps.setString(6, QueueLimits.weights(limit));
-            QueueLimits.bindRate(ps, 7, limit.flatMap(KeyLimit::rate));
+            Sql queueSetKeyLimit = sql.get(ClusterSql.QueueSetKeyLimit);
+            PreparedStatement ps = s.prepare(queueSetKeyLimit.text());
+            queueSetKeyLimit.setString(ps, SOURCE, limit.map(KeyLimit::sourceName).orElse(null));
+            queueSetKeyLimit.setString(ps, FIELD, limit.map(KeyLimit::field).orElse(null));
+            QueueLimits.bindInt(queueSetKeyLimit, ps, LIMIT, limit.map(l -> OptionalInt.of(l.limit())).orElse(OptionalInt.empty()));
+            queueSetKeyLimit.setLong(ps, NOW, Times.toMicros(now));
+            queueSetKeyLimit.setString(ps, QUEUE, queue);
+            queueSetKeyLimit.setString(ps, WEIGHTS, QueueLimits.weights(limit));
+            QueueLimits.bindRate(queueSetKeyLimit, ps, RATE_LIMIT, RATE_PERIOD_US, limit.flatMap(KeyLimit::rate));
             boolean found;
             try (ResultSet rs = ps.executeQuery()) {
                 found = rs.next();
             }
             if (found && limit.isPresent()) {
-                s.exec(sql.get("KeyTriggerCreate"));
-                PreparedStatement waiting = s.prepare(sql.get("QueueKeyWaiting"));
-                waiting.setString(1, queue);
+                Sql keyTriggerCreate = sql.get(ClusterSql.KeyTriggerCreate);
+                s.exec(keyTriggerCreate.text());
+                Sql queueKeyWaiting = sql.get(ClusterSql.QueueKeyWaiting);
+                PreparedStatement waiting = s.prepare(queueKeyWaiting.text());
+                queueKeyWaiting.setString(waiting, QUEUE, queue);
                 waiting.executeUpdate();
             } else if (found) {
                 boolean any;
-                try (ResultSet rs = s.prepare(sql.get("KeyLimitAny")).executeQuery()) {
+                Sql keyLimitAny = sql.get(ClusterSql.KeyLimitAny);
+                try (ResultSet rs = s.prepare(keyLimitAny.text()).executeQuery()) {
                     any = rs.next() && rs.getBoolean(1);
                 }
                 if (!any) {
-                    s.exec(sql.get("KeyTriggerDrop"));
+                    Sql keyTriggerDrop = sql.get(ClusterSql.KeyTriggerDrop);
+                    s.exec(keyTriggerDrop.text());
                 }
             }
             return found;
@@ -238,8 +253,9 @@ final class SqliteCluster {
 
     int keyStragglers(Instant since) {
         boolean recent = connections.read(s -> {
-            PreparedStatement ps = s.prepare(sql.get("QueueKeyRecent"));
-            ps.setLong(1, Times.toMicros(since));
+            Sql queueKeyRecent = sql.get(ClusterSql.QueueKeyRecent);
+            PreparedStatement ps = s.prepare(queueKeyRecent.text());
+            queueKeyRecent.setLong(ps, SINCE, Times.toMicros(since));
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() && rs.getBoolean(1);
             }
@@ -248,17 +264,19 @@ final class SqliteCluster {
             return 0;
         }
         return connections.write(s -> {
-            PreparedStatement ps = s.prepare(sql.get("QueueKeyStragglers"));
-            ps.setLong(1, Times.toMicros(since));
+            Sql queueKeyStragglers = sql.get(ClusterSql.QueueKeyStragglers);
+            PreparedStatement ps = s.prepare(queueKeyStragglers.text());
+            queueKeyStragglers.setLong(ps, SINCE, Times.toMicros(since));
             return ps.executeUpdate();
         });
     }
 
     List<String> setPaused(QueuePauseParams p) {
         return connections.write(s -> {
-            PreparedStatement ps = s.prepare(sql.get(p.paused() ? "QueuePause" : "QueueResume"));
-            ps.setLong(1, Times.toMicros(p.now()));
-            ps.setString(2, p.queue().orElse(null));
+            Sql q = sql.get(p.paused() ? ClusterSql.QueuePause : ClusterSql.QueueResume);
+            PreparedStatement ps = s.prepare(q.text());
+            q.setLong(ps, NOW, Times.toMicros(p.now()));
+            q.setString(ps, QUEUE, p.queue().orElse(null));
             List<String> names = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -1,9 +1,12 @@
 package dev.runnel.sqlite;
 
+import static dev.runnel.sqlite.JobSql.P.*;
+
 import dev.runnel.InsertResult;
 import dev.runnel.RunnelException;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobJson;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
 import java.sql.Connection;
@@ -16,10 +19,10 @@ import java.util.List;
 
 /** The SQLite driver's inserts: batches in one statement, unique jobs and a caller's transaction one by one. */
 final class SqliteInserts {
-    private final SqlFile sql;
+    private final SqlFile<JobSql> sql;
     private final SqliteConnections connections;
 
-    SqliteInserts(SqlFile sql, SqliteConnections connections) {
+    SqliteInserts(SqlFile<JobSql> sql, SqliteConnections connections) {
         this.sql = sql;
         this.connections = connections;
     }
@@ -27,8 +30,8 @@ final class SqliteInserts {
     List<InsertResult> insertMany(List<JobInsertParams> jobs) {
         if (JobInsertParams.anyUnique(jobs)) {
             // One job at a time, each told apart as written or duplicate; all under one writer lock.
-            return connections.writeTransaction(s -> insertEach(s.prepare(sql.get("JobInsertReturning")),
-                    s.prepare(sql.get("JobUniqueHolder")), jobs));
+            return connections.writeTransaction(s -> insertEach(s.prepare(sql.get(JobSql.JobInsertReturning).text()),
+                    s.prepare(sql.get(JobSql.JobUniqueHolder).text()), jobs));
         }
         // One statement for the batch. Its ids are consecutive because the writer lock is held
         // and json_each inserts in array order, so the last id gives them all.
@@ -37,25 +40,27 @@ final class SqliteInserts {
         return connections.write(s -> {
             PreparedStatement insert;
             if (uniform) {
-                insert = s.prepare(sql.get("JobInsertManyUniform"));
+                Sql jobInsertManyUniform = sql.get(JobSql.JobInsertManyUniform);
+                insert = s.prepare(jobInsertManyUniform.text());
                 JobInsertParams first = jobs.getFirst();
-                insert.setString(1, first.kind());
-                insert.setString(2, first.state().dbName());
-                insert.setString(3, first.queue());
-                insert.setInt(4, first.priority());
-                insert.setInt(5, first.maxAttempts());
-                insert.setLong(6, Times.toMicros(first.createdAt()));
-                insert.setLong(7, Times.toMicros(first.scheduledAt()));
-                insert.setString(8, JobJson.encodeStrings(first.tags()));
-                insert.setString(9, first.metadata());
-                insert.setString(10, batch);
+                jobInsertManyUniform.setString(insert, KIND, first.kind());
+                jobInsertManyUniform.setString(insert, STATE, first.state().dbName());
+                jobInsertManyUniform.setString(insert, QUEUE, first.queue());
+                jobInsertManyUniform.setInt(insert, PRIORITY, first.priority());
+                jobInsertManyUniform.setInt(insert, MAX_ATTEMPTS, first.maxAttempts());
+                jobInsertManyUniform.setLong(insert, CREATED_AT, Times.toMicros(first.createdAt()));
+                jobInsertManyUniform.setLong(insert, SCHEDULED_AT, Times.toMicros(first.scheduledAt()));
+                jobInsertManyUniform.setString(insert, TAGS, JobJson.encodeStrings(first.tags()));
+                jobInsertManyUniform.setString(insert, METADATA, first.metadata());
+                jobInsertManyUniform.setString(insert, BATCH, batch);
             } else {
-                insert = s.prepare(sql.get("JobInsertMany"));
-                insert.setString(1, batch);
+                Sql jobInsertMany = sql.get(JobSql.JobInsertMany);
+                insert = s.prepare(jobInsertMany.text());
+                jobInsertMany.setString(insert, BATCH, batch);
             }
             insert.executeUpdate();
             long last;
-            try (ResultSet rs = s.prepare(sql.get("LastInsertId")).executeQuery()) {
+            try (ResultSet rs = s.prepare(sql.get(JobSql.LastInsertId).text()).executeQuery()) {
                 rs.next();
                 last = rs.getLong(1);
             }
@@ -68,26 +73,28 @@ final class SqliteInserts {
     }
 
     List<InsertResult> insertManyTx(Connection connection, List<JobInsertParams> jobs) {
-        try (PreparedStatement insert = connection.prepareStatement(sql.get("JobInsertReturning"));
-                PreparedStatement holder = connection.prepareStatement(sql.get("JobUniqueHolder"))) {
+        try (PreparedStatement insert = connection.prepareStatement(sql.get(JobSql.JobInsertReturning).text());
+                PreparedStatement holder = connection.prepareStatement(sql.get(JobSql.JobUniqueHolder).text())) {
             return insertEach(insert, holder, jobs);
         } catch (SQLException e) {
             throw new RunnelException("inserting jobs on the caller's connection failed: " + e.getMessage(), e);
         }
     }
 
-    private static List<InsertResult> insertEach(PreparedStatement insert, PreparedStatement holder,
+    private List<InsertResult> insertEach(PreparedStatement insert, PreparedStatement holder,
             List<JobInsertParams> jobs) throws SQLException {
+        Sql insertSql = sql.get(JobSql.JobInsertReturning);
+        Sql holderSql = sql.get(JobSql.JobUniqueHolder);
         List<InsertResult> results = new ArrayList<>(jobs.size());
         for (JobInsertParams job : jobs) {
-            bindInsert(insert, job);
+            bindInsert(insertSql, insert, job);
             try (ResultSet rs = insert.executeQuery()) {
                 if (rs.next()) {
                     results.add(new InsertResult(rs.getLong(1), false));
                     continue;
                 }
             }
-            holder.setBytes(1, job.uniqueKey());
+            holderSql.setBytes(holder, UNIQUE_KEY, job.uniqueKey());
             try (ResultSet rs = holder.executeQuery()) {
                 if (!rs.next()) {
                     throw new SQLException("a unique job was neither written nor found to have a holder");
@@ -98,22 +105,22 @@ final class SqliteInserts {
         return results;
     }
 
-    private static void bindInsert(PreparedStatement ps, JobInsertParams job) throws SQLException {
-        ps.setString(1, job.kind());
-        ps.setString(2, job.args());
-        ps.setString(3, job.state().dbName());
-        ps.setString(4, job.queue());
-        ps.setInt(5, job.priority());
-        ps.setInt(6, job.maxAttempts());
-        ps.setLong(7, Times.toMicros(job.createdAt()));
-        ps.setLong(8, Times.toMicros(job.scheduledAt()));
-        ps.setString(9, JobJson.encodeStrings(job.tags()));
-        ps.setString(10, job.metadata());
-        ps.setBytes(11, job.uniqueKey());
+    private static void bindInsert(Sql q, PreparedStatement ps, JobInsertParams job) throws SQLException {
+        q.setString(ps, KIND, job.kind());
+        q.setString(ps, ARGS, job.args());
+        q.setString(ps, STATE, job.state().dbName());
+        q.setString(ps, QUEUE, job.queue());
+        q.setInt(ps, PRIORITY, job.priority());
+        q.setInt(ps, MAX_ATTEMPTS, job.maxAttempts());
+        q.setLong(ps, CREATED_AT, Times.toMicros(job.createdAt()));
+        q.setLong(ps, SCHEDULED_AT, Times.toMicros(job.scheduledAt()));
+        q.setString(ps, TAGS, JobJson.encodeStrings(job.tags()));
+        q.setString(ps, METADATA, job.metadata());
+        q.setBytes(ps, UNIQUE_KEY, job.uniqueKey());
         if (job.unique()) {
-            ps.setInt(12, job.uniqueStates());
+            q.setInt(ps, UNIQUE_STATES, job.uniqueStates());
         } else {
-            ps.setNull(12, Types.INTEGER);
+            q.setNull(ps, UNIQUE_STATES, Types.INTEGER);
         }
     }
 }

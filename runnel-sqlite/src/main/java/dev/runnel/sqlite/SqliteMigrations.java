@@ -1,7 +1,11 @@
 package dev.runnel.sqlite;
 
+import static dev.runnel.sqlite.MigrationSql.P.*;
+
 import dev.runnel.driver.Migration;
+import dev.runnel.driver.MigrationFiles;
 import dev.runnel.driver.MigrationRecord;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
 import java.sql.PreparedStatement;
@@ -10,7 +14,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The migration table of {@link SqliteDriver}, from {@code migration.sql}: which migrations are
@@ -18,27 +21,33 @@ import java.util.Set;
  * processes migrating at once apply each migration once.
  */
 final class SqliteMigrations {
-    private static final Set<String> STATEMENTS = Set.of("MigrationTableCreate", "MigrationTableExists",
-            "MigrationList", "MigrationGet", "MigrationInsert", "MigrationDelete", "MigrationAnyApplied", "MigrationTableDrop");
-
     private final SqliteConnections connections;
-    private final SqlFile migrationSql;
+    private final SqlFile<MigrationSql> migrationSql;
+    private final List<Migration> migrations;
 
     SqliteMigrations(SqliteConnections connections) {
         this.connections = connections;
-        this.migrationSql = SqlFile.parse("migration.sql", SqliteMigrations.class.getResourceAsStream("migration.sql"),
-                STATEMENTS);
+        this.migrations = MigrationFiles.load(name -> SqliteMigrations.class.getResourceAsStream("migration/" + name));
+        this.migrationSql = SqlFile.parse("migration.sql", MigrationSql.class.getResourceAsStream("migration.sql"),
+                MigrationSql.class);
+    }
+
+    /** Every migration this driver knows, by ascending version. */
+    List<Migration> all() {
+        return migrations;
     }
 
     List<MigrationRecord> applied() {
         return connections.read(s -> {
-            try (ResultSet rs = s.prepare(migrationSql.get("MigrationTableExists")).executeQuery()) {
+            Sql migrationTableExists = migrationSql.get(MigrationSql.MigrationTableExists);
+            try (ResultSet rs = s.prepare(migrationTableExists.text()).executeQuery()) {
                 if (!rs.next() || rs.getInt(1) == 0) {
                     return List.of();
                 }
             }
             List<MigrationRecord> records = new ArrayList<>();
-            try (ResultSet rs = s.prepare(migrationSql.get("MigrationList")).executeQuery()) {
+            Sql migrationList = migrationSql.get(MigrationSql.MigrationList);
+            try (ResultSet rs = s.prepare(migrationList.text()).executeQuery()) {
                 while (rs.next()) {
                     records.add(new MigrationRecord(rs.getInt(1), rs.getString(2), Times.fromMicros(rs.getLong(3))));
                 }
@@ -49,9 +58,11 @@ final class SqliteMigrations {
 
     boolean apply(Migration migration, boolean up) {
         return connections.writeTransaction(s -> {
-            s.exec(migrationSql.get("MigrationTableCreate"));
-            PreparedStatement get = s.prepare(migrationSql.get("MigrationGet"));
-            get.setInt(1, migration.version());
+            Sql migrationTableCreate = migrationSql.get(MigrationSql.MigrationTableCreate);
+            s.exec(migrationTableCreate.text());
+            Sql migrationGet = migrationSql.get(MigrationSql.MigrationGet);
+            PreparedStatement get = s.prepare(migrationGet.text());
+            migrationGet.setInt(get, VERSION, migration.version());
             boolean applied;
             try (ResultSet rs = get.executeQuery()) {
                 applied = rs.next() && rs.getInt(1) > 0;
@@ -63,14 +74,16 @@ final class SqliteMigrations {
                 s.exec(statement);
             }
             if (up) {
-                PreparedStatement insert = s.prepare(migrationSql.get("MigrationInsert"));
-                insert.setInt(1, migration.version());
-                insert.setString(2, migration.name());
-                insert.setLong(3, Times.toMicros(Instant.now()));
+                Sql migrationInsert = migrationSql.get(MigrationSql.MigrationInsert);
+                PreparedStatement insert = s.prepare(migrationInsert.text());
+                migrationInsert.setInt(insert, VERSION, migration.version());
+                migrationInsert.setString(insert, NAME, migration.name());
+                migrationInsert.setLong(insert, APPLIED_AT, Times.toMicros(Instant.now()));
                 insert.executeUpdate();
             } else {
-                PreparedStatement delete = s.prepare(migrationSql.get("MigrationDelete"));
-                delete.setInt(1, migration.version());
+                Sql migrationDelete = migrationSql.get(MigrationSql.MigrationDelete);
+                PreparedStatement delete = s.prepare(migrationDelete.text());
+                migrationDelete.setInt(delete, VERSION, migration.version());
                 delete.executeUpdate();
                 dropMigrationTableIfEmpty(s);
             }
@@ -80,12 +93,14 @@ final class SqliteMigrations {
 
     /** Once no migration is applied, the migration table goes too: a full down leaves nothing behind. */
     private void dropMigrationTableIfEmpty(SqliteConnections.Session s) throws SQLException {
-        try (ResultSet rs = s.prepare(migrationSql.get("MigrationAnyApplied")).executeQuery()) {
+        Sql migrationAnyApplied = migrationSql.get(MigrationSql.MigrationAnyApplied);
+        try (ResultSet rs = s.prepare(migrationAnyApplied.text()).executeQuery()) {
             if (!rs.next() || rs.getInt(1) != 0) {
                 return;
             }
         }
-        s.exec(migrationSql.get("MigrationTableDrop"));
+        Sql migrationTableDrop = migrationSql.get(MigrationSql.MigrationTableDrop);
+        s.exec(migrationTableDrop.text());
     }
 
     /** Splits a migration script into statements at lines ending in {@code ;}. */

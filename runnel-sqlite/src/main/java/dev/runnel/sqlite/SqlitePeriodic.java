@@ -1,11 +1,14 @@
 package dev.runnel.sqlite;
 
+import static dev.runnel.sqlite.PeriodicSql.P.*;
+
 import dev.runnel.PeriodicJob;
 import dev.runnel.PeriodicRow;
 import dev.runnel.driver.JobJson;
 import dev.runnel.driver.PeriodicEnqueueParams;
 import dev.runnel.driver.PeriodicPauseParams;
 import dev.runnel.driver.PeriodicUpsertParams;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
 import java.sql.PreparedStatement;
@@ -15,7 +18,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The periodic-job operations of {@link SqliteDriver}, from {@code periodic.sql}. Where Postgres
@@ -23,36 +25,35 @@ import java.util.Set;
  * transaction: under SQLite's single writer nothing comes between the two.
  */
 final class SqlitePeriodic {
-    private static final Set<String> STATEMENTS = Set.of("PeriodicUpsert", "PeriodicStart", "PeriodicList",
-            "PeriodicPause", "PeriodicResume", "PeriodicRemove", "PeriodicAdvance", "PeriodicTick");
-
     private final SqliteConnections connections;
-    private final SqlFile sql;
+    private final SqlFile<PeriodicSql> sql;
 
     SqlitePeriodic(SqliteConnections connections) {
         this.connections = connections;
-        this.sql = SqlFile.parse("periodic.sql", SqlitePeriodic.class.getResourceAsStream("periodic.sql"), STATEMENTS);
+        this.sql = SqlFile.parse("periodic.sql", PeriodicSql.class.getResourceAsStream("periodic.sql"),
+                PeriodicSql.class);
     }
 
     boolean upsert(PeriodicUpsertParams p) {
         long now = Times.toMicros(p.now());
         return connections.writeTransaction(s -> {
-            PreparedStatement upsert = s.prepare(sql.get("PeriodicUpsert"));
-            upsert.setString(1, p.name());
-            upsert.setString(2, p.kind());
-            upsert.setString(3, p.args());
-            upsert.setString(4, p.queue());
-            upsert.setInt(5, p.priority());
-            upsert.setInt(6, p.maxAttempts());
-            upsert.setString(7, JobJson.encodeStrings(p.tags()));
-            upsert.setString(8, p.metadata());
-            upsert.setString(9, p.schedule());
-            upsert.setString(10, p.zone());
-            upsert.setString(11, p.catchUp().dbName());
-            upsert.setBoolean(12, p.runOnStart());
-            upsert.setString(13, p.hash());
-            upsert.setString(14, p.declared() ? p.hash() : null);
-            upsert.setLong(15, now);
+            Sql periodicUpsert = sql.get(PeriodicSql.PeriodicUpsert);
+            PreparedStatement upsert = s.prepare(periodicUpsert.text());
+            periodicUpsert.setString(upsert, NAME, p.name());
+            periodicUpsert.setString(upsert, KIND, p.kind());
+            periodicUpsert.setString(upsert, ARGS, p.args());
+            periodicUpsert.setString(upsert, QUEUE, p.queue());
+            periodicUpsert.setInt(upsert, PRIORITY, p.priority());
+            periodicUpsert.setInt(upsert, MAX_ATTEMPTS, p.maxAttempts());
+            periodicUpsert.setString(upsert, TAGS, JobJson.encodeStrings(p.tags()));
+            periodicUpsert.setString(upsert, METADATA, p.metadata());
+            periodicUpsert.setString(upsert, SCHEDULE, p.schedule());
+            periodicUpsert.setString(upsert, ZONE, p.zone());
+            periodicUpsert.setString(upsert, CATCH_UP, p.catchUp().dbName());
+            periodicUpsert.setBoolean(upsert, RUN_ON_START, p.runOnStart());
+            periodicUpsert.setString(upsert, HASH, p.hash());
+            periodicUpsert.setString(upsert, DECLARED_HASH, p.declared() ? p.hash() : null);
+            periodicUpsert.setLong(upsert, NOW, now);
             boolean stored;
             boolean start;
             try (ResultSet rs = upsert.executeQuery()) {
@@ -60,10 +61,11 @@ final class SqlitePeriodic {
                 start = stored && rs.getBoolean(1) && rs.getObject(2) == null;
             }
             if (start) {
-                PreparedStatement insert = s.prepare(sql.get("PeriodicStart"));
-                insert.setString(1, p.name());
-                insert.setLong(2, now);
-                insert.setString(3, p.now().toString());
+                Sql periodicStart = sql.get(PeriodicSql.PeriodicStart);
+                PreparedStatement insert = s.prepare(periodicStart.text());
+                periodicStart.setString(insert, NAME, p.name());
+                periodicStart.setLong(insert, NOW, now);
+                periodicStart.setString(insert, NOW_TEXT, p.now().toString());
                 insert.executeUpdate();
             }
             return stored;
@@ -73,7 +75,8 @@ final class SqlitePeriodic {
     List<PeriodicRow> list() {
         return connections.read(s -> {
             List<PeriodicRow> rows = new ArrayList<>();
-            try (ResultSet rs = s.prepare(sql.get("PeriodicList")).executeQuery()) {
+            Sql periodicList = sql.get(PeriodicSql.PeriodicList);
+            try (ResultSet rs = s.prepare(periodicList.text()).executeQuery()) {
                 while (rs.next()) {
                     rows.add(new PeriodicRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
                             rs.getInt(5), rs.getInt(6), JobJson.decodeStrings(rs.getString(7)), rs.getString(8),
@@ -93,18 +96,19 @@ final class SqlitePeriodic {
     }
 
     boolean setPaused(PeriodicPauseParams p) {
-        return change(p.paused() ? "PeriodicPause" : "PeriodicResume", p.name(), p.now());
+        return change(p.paused() ? PeriodicSql.PeriodicPause : PeriodicSql.PeriodicResume, p.name(), p.now());
     }
 
     boolean remove(String name, Instant now) {
-        return change("PeriodicRemove", name, now);
+        return change(PeriodicSql.PeriodicRemove, name, now);
     }
 
-    private boolean change(String statement, String name, Instant now) {
+    private boolean change(PeriodicSql statement, String name, Instant now) {
         return connections.write(s -> {
-            PreparedStatement ps = s.prepare(sql.get(statement));
-            ps.setLong(1, Times.toMicros(now));
-            ps.setString(2, name);
+            Sql q = sql.get(statement);
+            PreparedStatement ps = s.prepare(q.text());
+            q.setLong(ps, NOW, Times.toMicros(now));
+            q.setString(ps, NAME, name);
             return ps.executeUpdate() > 0;
         });
     }
@@ -112,22 +116,24 @@ final class SqlitePeriodic {
     boolean enqueue(PeriodicEnqueueParams p) {
         long now = Times.toMicros(p.lease().now());
         return connections.writeTransaction(s -> {
-            PreparedStatement advance = s.prepare(sql.get("PeriodicAdvance"));
-            advance.setLong(1, Times.toMicros(p.tick()));
-            advance.setString(2, p.name());
-            advance.setString(3, p.hash());
-            advance.setLong(4, Times.toMicros(p.firedThrough()));
-            advance.setString(5, p.lease().leaderId());
-            advance.setLong(6, now);
-            advance.setBoolean(7, p.enqueue());
+            Sql periodicAdvance = sql.get(PeriodicSql.PeriodicAdvance);
+            PreparedStatement advance = s.prepare(periodicAdvance.text());
+            periodicAdvance.setLong(advance, TICK, Times.toMicros(p.tick()));
+            periodicAdvance.setString(advance, NAME, p.name());
+            periodicAdvance.setString(advance, HASH, p.hash());
+            periodicAdvance.setLong(advance, FIRED_THROUGH, Times.toMicros(p.firedThrough()));
+            periodicAdvance.setString(advance, LEADER_ID, p.lease().leaderId());
+            periodicAdvance.setLong(advance, NOW, now);
+            periodicAdvance.setBoolean(advance, ENQUEUE, p.enqueue());
             if (advance.executeUpdate() == 0) {
                 return false;
             }
             if (p.enqueue()) {
-                PreparedStatement tick = s.prepare(sql.get("PeriodicTick"));
-                tick.setString(1, p.name());
-                tick.setLong(2, now);
-                tick.setString(3, p.tick().toString());
+                Sql periodicTick = sql.get(PeriodicSql.PeriodicTick);
+                PreparedStatement tick = s.prepare(periodicTick.text());
+                periodicTick.setString(tick, NAME, p.name());
+                periodicTick.setLong(tick, NOW, now);
+                periodicTick.setString(tick, TICK_TEXT, p.tick().toString());
                 tick.executeUpdate();
             }
             return true;

@@ -1,5 +1,7 @@
 package dev.runnel.sqlite;
 
+import static dev.runnel.sqlite.QuerySql.P.*;
+
 import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
@@ -8,6 +10,7 @@ import dev.runnel.driver.CreationIds;
 import dev.runnel.driver.JobCountParams;
 import dev.runnel.driver.JobJson;
 import dev.runnel.driver.JobListScan;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
 import java.sql.PreparedStatement;
@@ -19,25 +22,22 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /** The reads of {@link SqliteDriver}: jobs by id, listings and counts, from {@code query.sql}, on the reader connections. */
 final class SqliteQueries {
-    private static final Set<String> STATEMENTS = Set.of("JobListAscending", "JobListDescending", "JobFirstAtOrAfter",
-            "JobLastId", "JobCountByState", "JobGet", "JobGetMany");
-
     private final SqliteConnections connections;
-    private final SqlFile sql;
+    private final SqlFile<QuerySql> sql;
 
     SqliteQueries(SqliteConnections connections) {
         this.connections = connections;
-        this.sql = SqlFile.parse("query.sql", SqliteQueries.class.getResourceAsStream("query.sql"), STATEMENTS);
+        this.sql = SqlFile.parse("query.sql", QuerySql.class.getResourceAsStream("query.sql"), QuerySql.class);
     }
 
     Optional<JobRow> get(long id) {
         return connections.read(s -> {
-            PreparedStatement get = s.prepare(sql.get("JobGet"));
-            get.setLong(1, id);
+            Sql q = sql.get(QuerySql.JobGet);
+            PreparedStatement get = s.prepare(q.text());
+            q.setLong(get, ID, id);
             try (ResultSet rs = get.executeQuery()) {
                 return rs.next() ? Optional.of(SqliteRows.decode(rs)) : Optional.empty();
             }
@@ -50,8 +50,9 @@ final class SqliteQueries {
         }
         String json = SqliteBatch.encodeIds(ids);
         return connections.read(s -> {
-            PreparedStatement get = s.prepare(sql.get("JobGetMany"));
-            get.setString(1, json);
+            Sql q = sql.get(QuerySql.JobGetMany);
+            PreparedStatement get = s.prepare(q.text());
+            q.setString(get, IDS, json);
             List<JobRow> rows = new ArrayList<>(ids.length);
             try (ResultSet rs = get.executeQuery()) {
                 while (rs.next()) {
@@ -68,22 +69,24 @@ final class SqliteQueries {
             return List.of();
         }
         return connections.read(s -> {
-            JobListScan scan = CreationIds.narrow(whole, query, CreationIds.prober(s.prepare(sql.get("JobFirstAtOrAfter")),
-                    s.prepare(sql.get("JobLastId")), (rs, column) -> Times.fromMicros(rs.getLong(column))));
+            Sql first = sql.get(QuerySql.JobFirstAtOrAfter);
+            JobListScan scan = CreationIds.narrow(whole, query, CreationIds.prober(first, ID, s.prepare(first.text()),
+                    s.prepare(sql.get(QuerySql.JobLastId).text()), (rs, column) -> Times.fromMicros(rs.getLong(column))));
             if (scan.empty()) {
                 return List.<JobRow>of();
             }
-            PreparedStatement list = s.prepare(sql.get(scan.descending() ? "JobListDescending" : "JobListAscending"));
-            list.setLong(1, scan.fromId());
-            list.setLong(2, scan.toId());
-            list.setString(3, JobJson.encodeStrings(query.states().stream().map(JobState::dbName).sorted().toList()));
-            list.setString(4, JobJson.encodeStrings(List.copyOf(query.queues())));
-            list.setString(5, JobJson.encodeStrings(List.copyOf(query.kinds())));
-            list.setString(6, JobJson.encodeStrings(List.copyOf(query.tags())));
-            list.setString(7, query.args().orElse(null));
-            setMicros(list, 8, query.createdFrom());
-            setMicros(list, 9, query.createdBefore());
-            list.setInt(10, query.limit());
+            Sql q = sql.get(scan.descending() ? QuerySql.JobListDescending : QuerySql.JobListAscending);
+            PreparedStatement list = s.prepare(q.text());
+            q.setLong(list, FROM_ID, scan.fromId());
+            q.setLong(list, TO_ID, scan.toId());
+            q.setString(list, STATES, JobJson.encodeStrings(query.states().stream().map(JobState::dbName).sorted().toList()));
+            q.setString(list, QUEUES, JobJson.encodeStrings(List.copyOf(query.queues())));
+            q.setString(list, KINDS, JobJson.encodeStrings(List.copyOf(query.kinds())));
+            q.setString(list, TAGS, JobJson.encodeStrings(List.copyOf(query.tags())));
+            q.setString(list, ARGS, query.args().orElse(null));
+            setMicros(q, list, CREATED_FROM, query.createdFrom());
+            setMicros(q, list, CREATED_BEFORE, query.createdBefore());
+            q.setInt(list, LIMIT, query.limit());
             List<JobRow> rows = new ArrayList<>(Math.min(query.limit(), 1_000));
             try (ResultSet rs = list.executeQuery()) {
                 while (rs.next()) {
@@ -98,7 +101,7 @@ final class SqliteQueries {
     List<JobCount> count(JobCountParams params) {
         return connections.read(s -> {
             List<JobCount> counts = new ArrayList<>();
-            try (ResultSet rs = s.prepare(sql.get("JobCountByState")).executeQuery()) {
+            try (ResultSet rs = s.prepare(sql.get(QuerySql.JobCountByState).text()).executeQuery()) {
                 while (rs.next()) {
                     counts.add(new JobCount(rs.getString(1), JobState.fromDb(rs.getString(2)), rs.getLong(3)));
                 }
@@ -109,11 +112,11 @@ final class SqliteQueries {
         });
     }
 
-    private static void setMicros(PreparedStatement ps, int index, Optional<Instant> at) throws SQLException {
+    private static void setMicros(Sql q, PreparedStatement ps, QuerySql.P param, Optional<Instant> at) throws SQLException {
         if (at.isPresent()) {
-            ps.setLong(index, Times.toMicros(at.get()));
+            q.setLong(ps, param, Times.toMicros(at.get()));
         } else {
-            ps.setNull(index, Types.INTEGER);
+            q.setNull(ps, param, Types.INTEGER);
         }
     }
 }

@@ -2,32 +2,32 @@
 -- poll for cancels requested of running jobs. Times are microseconds since the epoch.
 
 -- name: JobCancelMany
--- Cancels jobs ?1 (a JSON array): one not running becomes cancelled at once (final at ?2, with
--- error ?4 at ?3); a running one gets cancel_requested_at ?2 (once), for its client to interrupt.
+-- Cancels jobs :ids (a JSON array): one not running becomes cancelled at once (final at :now, with
+-- error :reason at :now_text); a running one gets cancel_requested_at :now (once), for its client to interrupt.
 -- Final jobs are left alone. Returns each job changed and its state now.
 UPDATE runnel_job
 SET state = CASE WHEN state = 'running' THEN state ELSE 'cancelled' END,
-    finalized_at = CASE WHEN state = 'running' THEN finalized_at ELSE ?2 END,
-    cancel_requested_at = CASE WHEN state = 'running' THEN coalesce(cancel_requested_at, ?2) ELSE cancel_requested_at END,
+    finalized_at = CASE WHEN state = 'running' THEN finalized_at ELSE :now END,
+    cancel_requested_at = CASE WHEN state = 'running' THEN coalesce(cancel_requested_at, :now) ELSE cancel_requested_at END,
     errors = CASE WHEN state = 'running' THEN errors
                   ELSE json_insert(coalesce(errors, '[]'), '$[#]',
-                                   json_object('attempt', attempt, 'at', ?3, 'error', ?4, 'trace', '')) END
-WHERE id IN (SELECT value FROM json_each(?1)) AND state NOT IN ('completed', 'cancelled', 'discarded')
+                                   json_object('attempt', attempt, 'at', :now_text, 'error', :reason, 'trace', '')) END
+WHERE id IN (SELECT value FROM json_each(:ids)) AND state NOT IN ('completed', 'cancelled', 'discarded')
 RETURNING id, state;
 
 -- name: JobCancelRequested
--- Of this client's running jobs ?1 (a JSON array), those whose cancel was requested.
+-- Of this client's running jobs :ids (a JSON array), those whose cancel was requested.
 SELECT id FROM runnel_job
-WHERE id IN (SELECT value FROM json_each(?1)) AND state = 'running' AND cancel_requested_at IS NOT NULL;
+WHERE id IN (SELECT value FROM json_each(:ids)) AND state = 'running' AND cancel_requested_at IS NOT NULL;
 
 -- name: JobRetryMany
--- Jobs ?1 (a JSON array) that are not running become available at ?2 with their attempts kept;
+-- Jobs :ids (a JSON array) that are not running become available at :now with their attempts kept;
 -- one out of attempts gets one more. Returns the ids and queues. A unique job whose key another
 -- job has taken since it left its unique states stays as it is (JobUniqueHolder says which).
 UPDATE runnel_job AS j
-SET state = 'available', scheduled_at = ?2, finalized_at = NULL, cancel_requested_at = NULL,
+SET state = 'available', scheduled_at = :now, finalized_at = NULL, cancel_requested_at = NULL,
     max_attempts = max(max_attempts, attempt + 1)
-WHERE id IN (SELECT value FROM json_each(?1)) AND state <> 'running'
+WHERE id IN (SELECT value FROM json_each(:ids)) AND state <> 'running'
   AND NOT EXISTS (
       SELECT 1 FROM runnel_job o
       WHERE o.unique_key = j.unique_key AND o.id <> j.id
@@ -37,13 +37,13 @@ WHERE id IN (SELECT value FROM json_each(?1)) AND state <> 'running'
 RETURNING id, queue;
 
 -- name: JobUniqueHolder
--- The job, other than ?1, that holds ?1's unique key.
+-- The job, other than :id, that holds :id's unique key.
 SELECT o.id FROM runnel_job j
 JOIN runnel_job o ON o.unique_key = j.unique_key AND o.id <> j.id
-WHERE j.id = ?1 AND o.unique_key IS NOT NULL AND o.unique_states IS NOT NULL
+WHERE j.id = :id AND o.unique_key IS NOT NULL AND o.unique_states IS NOT NULL
             AND (o.unique_states >> CASE o.state WHEN 'scheduled' THEN 6 WHEN 'available' THEN 5 WHEN 'running' THEN 4
                  WHEN 'retryable' THEN 3 WHEN 'completed' THEN 2 WHEN 'cancelled' THEN 1 ELSE 0 END) & 1 = 1;
 
 -- name: JobDeleteMany
--- Deletes jobs ?1 (a JSON array) that are not running; returns the ids deleted.
-DELETE FROM runnel_job WHERE id IN (SELECT value FROM json_each(?1)) AND state <> 'running' RETURNING id;
+-- Deletes jobs :ids (a JSON array) that are not running; returns the ids deleted.
+DELETE FROM runnel_job WHERE id IN (SELECT value FROM json_each(:ids)) AND state <> 'running' RETURNING id;

@@ -2,33 +2,34 @@
 -- Times are microseconds since the epoch, passed in from the client's clock.
 
 -- name: JobInsertMany
--- A whole batch in one statement: ?1 is a JSON array with one array per job, in column order
+-- A whole batch in one statement: :batch is a JSON array with one array per job, in column order
 -- [kind, args, state, queue, priority, max_attempts, created_at, scheduled_at, tags, metadata],
 -- args, tags and metadata as JSON values. json_each keeps the array's order, so ids ascend with it.
 INSERT INTO runnel_job (kind, args, state, queue, priority, max_attempts, created_at, scheduled_at, tags, metadata)
 SELECT value ->> 0, value -> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7,
        value -> 8, value -> 9
-FROM json_each(?1)
+FROM json_each(:batch)
 ORDER BY key;
 
 -- name: JobInsertManyUniform
 -- A batch whose jobs differ only in their args (the usual bulk insert): the shared columns are
--- bound once and json_each reads only the args, ?10, a JSON array of objects. About 40% less
+-- bound once and json_each reads only the args, :batch, a JSON array of objects. About 40% less
 -- SQLite time per row than JobInsertMany, which extracts ten fields from each element.
 INSERT INTO runnel_job (kind, args, state, queue, priority, max_attempts, created_at, scheduled_at, tags, metadata)
-SELECT ?1, value, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
-FROM json_each(?10)
+SELECT :kind, value, :state, :queue, :priority, :max_attempts, :created_at, :scheduled_at, :tags, :metadata
+FROM json_each(:batch)
 ORDER BY key;
 
 -- name: JobInsertReturning
 -- One job, returning its id: on a caller's connection, where ids cannot be derived from
--- last_insert_rowid, and for unique jobs. A unique job whose key is held (?11 the key, ?12 its
--- state mask; both NULL for a job that is not unique) is not written and returns no row: the
+-- last_insert_rowid, and for unique jobs. A unique job whose key is held (:unique_key, with
+-- :unique_states its state mask; both NULL for a job that is not unique) is not written and returns no row: the
 -- caller then reads the holder with JobUniqueHolder, in the same transaction, so the holder
 -- cannot have moved on in between (the writer lock is held, or it is the caller's own).
 INSERT INTO runnel_job (kind, args, state, queue, priority, max_attempts, created_at, scheduled_at, tags, metadata,
                         unique_key, unique_states)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+VALUES (:kind, :args, :state, :queue, :priority, :max_attempts, :created_at, :scheduled_at, :tags, :metadata,
+        :unique_key, :unique_states)
 ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND unique_states IS NOT NULL
       AND (unique_states >> CASE state WHEN 'scheduled' THEN 6 WHEN 'available' THEN 5 WHEN 'running' THEN 4
            WHEN 'retryable' THEN 3 WHEN 'completed' THEN 2 WHEN 'cancelled' THEN 1 ELSE 0 END) & 1 = 1
@@ -36,9 +37,9 @@ DO NOTHING
 RETURNING id;
 
 -- name: JobUniqueHolder
--- The job that holds unique key ?1.
+-- The job that holds unique key :unique_key.
 SELECT id FROM runnel_job
-WHERE unique_key = ?1 AND unique_key IS NOT NULL AND unique_states IS NOT NULL
+WHERE unique_key = :unique_key AND unique_key IS NOT NULL AND unique_states IS NOT NULL
   AND (unique_states >> CASE state WHEN 'scheduled' THEN 6 WHEN 'available' THEN 5 WHEN 'running' THEN 4
        WHEN 'retryable' THEN 3 WHEN 'completed' THEN 2 WHEN 'cancelled' THEN 1 ELSE 0 END) & 1 = 1;
 
@@ -47,7 +48,7 @@ SELECT last_insert_rowid();
 
 -- name: JobClaim
 -- One statement claims a batch and returns it. The single writer makes IN (... LIMIT) safe here.
--- ?1 now, ?2 client id, ?3 queue, ?4 batch size. RETURNING gives no order: the driver sorts.
+-- RETURNING gives no order: the driver sorts.
 -- A paused queue (runnel_queue.paused_at) claims nothing; its row is read once per claim. Nor
 -- does a queue with a global or rate limit: only JobClaimLimited claims from it.
 -- It returns SqliteRows.decodeClaimed's columns: queue, state, attempted_at and finalized_at are
@@ -55,18 +56,18 @@ SELECT last_insert_rowid();
 UPDATE runnel_job
 SET state = 'running',
     attempt = attempt + 1,
-    attempted_at = ?1,
+    attempted_at = :now,
     -- The last 100 clients at most (JobClaimParams.MAX_ATTEMPTED_BY), as River keeps.
     attempted_by = json_insert(CASE WHEN json_array_length(attempted_by) >= 100 THEN json_remove(attempted_by, '$[0]')
-                                    ELSE coalesce(attempted_by, '[]') END, '$[#]', ?2)
+                                    ELSE coalesce(attempted_by, '[]') END, '$[#]', :client_id)
 WHERE id IN (
     SELECT id FROM runnel_job
-    WHERE state = 'available' AND queue = ?3 AND scheduled_at <= ?1
-      AND NOT EXISTS (SELECT 1 FROM runnel_queue q WHERE q.name = ?3
+    WHERE state = 'available' AND queue = :queue AND scheduled_at <= :now
+      AND NOT EXISTS (SELECT 1 FROM runnel_queue q WHERE q.name = :queue
                       AND (q.paused_at IS NOT NULL OR q.global_limit IS NOT NULL OR q.rate_limit IS NOT NULL
                            OR q.key_limit IS NOT NULL))
     ORDER BY priority, scheduled_at, id
-    LIMIT ?4)
+    LIMIT :max)
 RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
           errors, metadata, tags;
 
@@ -74,23 +75,22 @@ RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created
 -- A claim under the queue's global limit: at most the batch size, and no more than the limit less
 -- the queue's jobs running under it (counted through the runnel_job_limited index, which holds
 -- only those). The writer lock makes the count and the claim one step, whatever other clients do.
--- The jobs taken are marked (limit_key) so that the next claim counts them. ?1 now, ?2 client id,
--- ?3 queue, ?4 batch size.
+-- The jobs taken are marked (limit_key) so that the next claim counts them.
 UPDATE runnel_job
 SET state = 'running',
     attempt = attempt + 1,
-    attempted_at = ?1,
+    attempted_at = :now,
     attempted_by = json_insert(CASE WHEN json_array_length(attempted_by) >= 100 THEN json_remove(attempted_by, '$[0]')
-                                    ELSE coalesce(attempted_by, '[]') END, '$[#]', ?2),
+                                    ELSE coalesce(attempted_by, '[]') END, '$[#]', :client_id),
     limit_key = ''
 WHERE id IN (
     SELECT id FROM runnel_job
-    WHERE state = 'available' AND queue = ?3 AND scheduled_at <= ?1
+    WHERE state = 'available' AND queue = :queue AND scheduled_at <= :now
     ORDER BY priority, scheduled_at, id
-    LIMIT coalesce((SELECT max(0, min(?4, coalesce(q.global_limit - (
+    LIMIT coalesce((SELECT max(0, min(:max, coalesce(q.global_limit - (
                         SELECT count(*) FROM runnel_job r
-                        WHERE r.state = 'running' AND r.limit_key IS NOT NULL AND r.queue = ?3), ?4)))
-                    FROM runnel_queue q WHERE q.name = ?3 AND q.paused_at IS NULL), 0))
+                        WHERE r.state = 'running' AND r.limit_key IS NOT NULL AND r.queue = :queue), :max)))
+                    FROM runnel_queue q WHERE q.name = :queue AND q.paused_at IS NULL), 0))
 RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
           errors, metadata, tags;
 
@@ -100,102 +100,101 @@ RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created
 -- runnel_job_fetch_keyed); each key offers its first jobs, up to the per-key limit less its
 -- running jobs; and the keys take turns: every key's first job, then every key's second, each
 -- turn by priority and time; a key of weight w (key_weights) takes w jobs a turn. Under a rate per
--- key, a key also takes no more than its rate less its starts since ?6 (runnel_key_rate). ?1 now,
--- ?2 client id, ?3 queue, ?4 batch size, ?5 key limit, ?6 the rate's window start, ?7 the rate per
--- key (or a number no key reaches).
+-- key, a key also takes no more than its rate less its starts since :key_rate_since (runnel_key_rate), its
+-- rate being :key_rate_jobs (or a number no key reaches).
 WITH RECURSIVE keys(k) AS (
     SELECT (SELECT limit_key FROM runnel_job
-            WHERE state = 'available' AND limit_key IS NOT NULL AND queue = ?3 ORDER BY limit_key LIMIT 1)
+            WHERE state = 'available' AND limit_key IS NOT NULL AND queue = :queue ORDER BY limit_key LIMIT 1)
     UNION ALL
     SELECT (SELECT limit_key FROM runnel_job
-            WHERE state = 'available' AND limit_key IS NOT NULL AND queue = ?3 AND limit_key > keys.k
+            WHERE state = 'available' AND limit_key IS NOT NULL AND queue = :queue AND limit_key > keys.k
             ORDER BY limit_key LIMIT 1)
     FROM keys WHERE keys.k IS NOT NULL
 ),
 running AS (
     SELECT limit_key, count(*) AS n FROM runnel_job
-    WHERE state = 'running' AND limit_key IS NOT NULL AND queue = ?3
+    WHERE state = 'running' AND limit_key IS NOT NULL AND queue = :queue
     GROUP BY limit_key
 ),
 offered AS (
     SELECT j.id, j.priority, j.scheduled_at, j.limit_key,
            row_number() OVER (PARTITION BY j.limit_key ORDER BY j.priority, j.scheduled_at, j.id) AS turn,
-           max(1, coalesce(json_extract((SELECT key_weights FROM runnel_queue WHERE name = ?3),
+           max(1, coalesce(json_extract((SELECT key_weights FROM runnel_queue WHERE name = :queue),
                                         '$.' || json_quote(j.limit_key)), 1)) AS weight
     FROM keys JOIN runnel_job j ON j.id IN (
         SELECT c.id FROM runnel_job c
-        WHERE c.state = 'available' AND c.queue = ?3 AND c.limit_key = keys.k AND c.scheduled_at <= ?1
-        ORDER BY c.priority, c.scheduled_at, c.id LIMIT ?5)
+        WHERE c.state = 'available' AND c.queue = :queue AND c.limit_key = keys.k AND c.scheduled_at <= :now
+        ORDER BY c.priority, c.scheduled_at, c.id LIMIT :key_limit)
     WHERE keys.k IS NOT NULL
 )
 UPDATE runnel_job
 SET state = 'running',
     attempt = attempt + 1,
-    attempted_at = ?1,
+    attempted_at = :now,
     attempted_by = json_insert(CASE WHEN json_array_length(attempted_by) >= 100 THEN json_remove(attempted_by, '$[0]')
-                                    ELSE coalesce(attempted_by, '[]') END, '$[#]', ?2)
+                                    ELSE coalesce(attempted_by, '[]') END, '$[#]', :client_id)
 WHERE id IN (
     SELECT o.id FROM offered o LEFT JOIN running r ON r.limit_key = o.limit_key
-    WHERE o.turn <= ?5 - coalesce(r.n, 0)
-      AND o.turn <= ?7 - (SELECT count(*) FROM runnel_key_rate kr, json_each(kr.starts) s
-                          WHERE kr.queue = ?3 AND kr.key = o.limit_key AND s.value > ?6)
+    WHERE o.turn <= :key_limit - coalesce(r.n, 0)
+      AND o.turn <= :key_rate_jobs - (SELECT count(*) FROM runnel_key_rate kr, json_each(kr.starts) s
+                          WHERE kr.queue = :queue AND kr.key = o.limit_key AND s.value > :key_rate_since)
     ORDER BY (o.turn + o.weight - 1) / o.weight, o.priority, o.scheduled_at, o.id
-    LIMIT coalesce((SELECT max(0, min(?4, coalesce(q.global_limit - (SELECT coalesce(sum(n), 0) FROM running), ?4)))
-                    FROM runnel_queue q WHERE q.name = ?3 AND q.paused_at IS NULL), 0))
+    LIMIT coalesce((SELECT max(0, min(:max, coalesce(q.global_limit - (SELECT coalesce(sum(n), 0) FROM running), :max)))
+                    FROM runnel_queue q WHERE q.name = :queue AND q.paused_at IS NULL), 0))
 RETURNING id, kind, args, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
           errors, metadata, tags;
 
 -- name: KeyRateClaimed
--- The keys of the jobs a keyed claim took (?1, a JSON array of ids), with how many each.
-SELECT limit_key, count(*) FROM runnel_job WHERE id IN (SELECT value FROM json_each(?1)) GROUP BY limit_key;
+-- The keys of the jobs a keyed claim took (:ids, a JSON array of ids), with how many each.
+SELECT limit_key, count(*) FROM runnel_job WHERE id IN (SELECT value FROM json_each(:ids)) GROUP BY limit_key;
 
 -- name: KeyRateRead
--- A key's kept start times (a JSON array). ?1 queue, ?2 key.
-SELECT starts FROM runnel_key_rate WHERE queue = ?1 AND key = ?2;
+-- A key's kept start times (a JSON array).
+SELECT starts FROM runnel_key_rate WHERE queue = :queue AND key = :key;
 
 -- name: KeyRateWrite
--- A key's start times to keep. ?1 queue, ?2 key, ?3 the starts (a JSON array).
-INSERT INTO runnel_key_rate (queue, key, starts) VALUES (?1, ?2, ?3)
+-- A key's start times to keep (a JSON array).
+INSERT INTO runnel_key_rate (queue, key, starts) VALUES (:queue, :key, :starts)
 ON CONFLICT (queue, key) DO UPDATE SET starts = excluded.starts;
 
 -- name: QueueRateRead
--- The rate limit of queue ?1 and the start times kept for it (a JSON array), read by the limited
+-- The rate limit of queue :queue and the start times kept for it (a JSON array), read by the limited
 -- claim in its write transaction.
 SELECT rate_limit, rate_period_us, rate_starts, key_limit, key_rate_limit, key_rate_period_us
-FROM runnel_queue WHERE name = ?1;
+FROM runnel_queue WHERE name = :queue;
 
 -- name: QueueRateStarted
--- The start times a rate-limited queue keeps, after a limited claim started jobs. ?1 the starts
--- (a JSON array of microseconds, oldest first), ?2 queue.
-UPDATE runnel_queue SET rate_starts = ?1 WHERE name = ?2;
+-- The start times a rate-limited queue keeps, after a limited claim started jobs. :starts (a JSON
+-- array of microseconds, oldest first).
+UPDATE runnel_queue SET rate_starts = :starts WHERE name = :queue;
 
 -- name: JobClaimAtMostOnce
 -- The at-most-once claim: the same selection, but the jobs are deleted, so that no completion
 -- write follows and a success leaves no row. Per row a delete costs the single writer about 40%
 -- less than the claim's update. The attempt returned is the one being made; the caller adds
--- itself to attempted_by. ?1 now, ?2 queue, ?3 batch size.
+-- itself to attempted_by.
 DELETE FROM runnel_job
 WHERE id IN (
     SELECT id FROM runnel_job
-    WHERE state = 'available' AND queue = ?2 AND scheduled_at <= ?1
-      AND NOT EXISTS (SELECT 1 FROM runnel_queue q WHERE q.name = ?2 AND q.paused_at IS NOT NULL)
+    WHERE state = 'available' AND queue = :queue AND scheduled_at <= :now
+      AND NOT EXISTS (SELECT 1 FROM runnel_queue q WHERE q.name = :queue AND q.paused_at IS NOT NULL)
     ORDER BY priority, scheduled_at, id
-    LIMIT ?3)
+    LIMIT :max)
 RETURNING id, kind, args, priority, attempt + 1, max_attempts, attempted_by, created_at, scheduled_at,
           errors, metadata, tags;
 
 -- name: JobClaimRecover
 -- The jobs of one earlier at-least-once claim of this client whose reply was lost, still running:
--- in queue ?1, started at the claim's time ?2 (unique per client, see ClaimClock), by client ?3.
+-- in queue :queue, started at the claim's time :now (unique per client, see ClaimClock), by client :client_id.
 -- In JobClaim's columns. It scans the table; it runs only after a claim failed that way.
 SELECT id, kind, args, priority, attempt, max_attempts, attempted_by, created_at, scheduled_at,
        errors, metadata, tags
 FROM runnel_job
-WHERE +state = 'running' AND queue = ?1 AND attempted_at = ?2 AND attempted_by ->> '$[#-1]' = ?3;
+WHERE +state = 'running' AND queue = :queue AND attempted_at = :now AND attempted_by ->> '$[#-1]' = :client_id;
 
 -- name: JobCompleteMany
--- The happy path, one statement per batch: ?1 is a JSON array of [id, finalized_at, attempted_at]
--- arrays, ?2 the client id. Only a job still running in the attempt that finished is written: its
+-- The happy path, one statement per batch: :batch is a JSON array of [id, finalized_at, attempted_at]
+-- arrays. Only a job still running in the attempt that finished is written: its
 -- start, unique per client (ClaimClock), and its client name that attempt, so a repeated or late
 -- write changes nothing. (The attempt's number, which Postgres compares too, adds nothing to that
 -- here and would cost another parse of each element.) The ids written come back.
@@ -203,37 +202,39 @@ WHERE +state = 'running' AND queue = ?1 AND attempted_at = ?2 AND attempted_by -
 -- for each batch (2.3k jobs/s in the 100k bench); without, it looks each id up by rowid.
 UPDATE runnel_job
 SET state = 'completed', finalized_at = batch.finalized_at
-FROM (SELECT value ->> 0 AS id, value ->> 1 AS finalized_at, value ->> 2 AS attempted_at FROM json_each(?1)) AS batch
+FROM (SELECT value ->> 0 AS id, value ->> 1 AS finalized_at,
+      value ->> 2 AS attempted_at FROM json_each(:batch)) AS batch
 WHERE runnel_job.id = batch.id AND +runnel_job.state = 'running' AND runnel_job.attempted_at = batch.attempted_at
-  AND runnel_job.attempted_by ->> '$[#-1]' = ?2
+  AND runnel_job.attempted_by ->> '$[#-1]' = :client_id
 RETURNING runnel_job.id;
 
 -- name: JobSetState
--- Any other outcome of a job still running in the attempt ?7 started at ?8 by client ?9, a
--- completion with output too. ?3 scheduled_at, ?6 error and ?10 output may be null (left as they
+-- Any other outcome of a job still running in the attempt :attempt started at :attempted_at by client :client_id, a
+-- completion with output too. :scheduled_at, :error and :output may be null (left as they
 -- are); an output goes under the metadata's key "output"; a snooze counts itself under "snoozes"
 -- (see the Postgres statement). A job whose cancel was requested while
 -- it ran ends cancelled, at the request's time (see the Postgres statement).
 UPDATE runnel_job
-SET state = CASE WHEN cancel_requested_at IS NOT NULL AND ?2 IN ('available', 'scheduled', 'retryable')
-                 THEN 'cancelled' ELSE ?2 END,
-    scheduled_at = coalesce(?3, scheduled_at),
-    finalized_at = CASE WHEN cancel_requested_at IS NOT NULL AND ?2 IN ('available', 'scheduled', 'retryable')
-                        THEN cancel_requested_at ELSE ?4 END,
-    attempt = attempt + ?5,
-    errors = CASE WHEN ?6 IS NULL THEN errors ELSE json_insert(coalesce(errors, '[]'), '$[#]', json(?6)) END,
-    metadata = CASE WHEN ?10 IS NOT NULL THEN json_set(metadata, '$.output', json(?10))
-                    WHEN ?5 < 0 AND ?2 IN ('available', 'scheduled')
+SET state = CASE WHEN cancel_requested_at IS NOT NULL AND :state IN ('available', 'scheduled', 'retryable')
+                 THEN 'cancelled' ELSE :state END,
+    scheduled_at = coalesce(:scheduled_at, scheduled_at),
+    finalized_at = CASE WHEN cancel_requested_at IS NOT NULL AND :state IN ('available', 'scheduled', 'retryable')
+                        THEN cancel_requested_at ELSE :finalized_at END,
+    attempt = attempt + :attempt_delta,
+    errors = CASE WHEN :error IS NULL THEN errors ELSE json_insert(coalesce(errors, '[]'), '$[#]', json(:error)) END,
+    metadata = CASE WHEN :output IS NOT NULL THEN json_set(metadata, '$.output', json(:output))
+                    WHEN :attempt_delta < 0 AND :state IN ('available', 'scheduled')
                     THEN json_set(metadata, '$.snoozes', coalesce(metadata ->> '$.snoozes', 0) + 1)
                     ELSE metadata END
-WHERE id = ?1 AND state = 'running' AND attempt = ?7 AND attempted_at = ?8 AND attempted_by ->> '$[#-1]' = ?9;
+WHERE id = :id AND state = 'running' AND attempt = :attempt AND attempted_at = :attempted_at AND attempted_by ->> '$[#-1]' = :client_id;
 
 -- name: JobReinsert
 -- Writes back a job an at-most-once claim deleted, under its own id, once its attempt failed or
 -- was cancelled. A job whose id is present already is left alone, so a repeat changes nothing.
 INSERT INTO runnel_job (id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
                         created_at, scheduled_at, finalized_at, errors, metadata, tags)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+VALUES (:id, :kind, :args, :state, :queue, :priority, :attempt, :max_attempts, :attempted_at, :attempted_by,
+        :created_at, :scheduled_at, :finalized_at, :errors, :metadata, :tags)
 ON CONFLICT (id) DO NOTHING;
 
 -- name: JobScheduleDue
@@ -241,30 +242,30 @@ UPDATE runnel_job
 SET state = 'available'
 WHERE id IN (
     SELECT id FROM runnel_job
-    WHERE state IN ('scheduled', 'retryable') AND scheduled_at <= ?1
+    WHERE state IN ('scheduled', 'retryable') AND scheduled_at <= :now
     ORDER BY scheduled_at, id
-    LIMIT ?2);
+    LIMIT :limit);
 
 -- name: JobRescueMany
--- Running jobs whose client is dead (in ?1, a JSON array, and still expired at ?2), or, past the
--- threshold, of no registered client (attempt started before ?3), at most ?4; nothing unless the
--- lease (?7 leader id at ?2) is held. Each becomes retryable at once, or discarded when out of
--- attempts or on its ?5th rescue, with an error naming the client. ?6 now as text, ?8 the
--- threshold as text. See the Postgres statement for why this scans.
+-- Running jobs whose client is dead (in :dead_clients, a JSON array, and still expired at :now), or, past the
+-- threshold, of no registered client (attempt started before :stale_before), at most :limit; nothing unless the
+-- lease (:leader_id at :now) is held. Each becomes retryable at once, or discarded when out of
+-- attempts or on its :max_rescues-th rescue, with an error naming the client. See the Postgres
+-- statement for why this scans.
 UPDATE runnel_job
-SET state = CASE WHEN rescues + 1 >= ?5 OR attempt >= max_attempts THEN 'discarded' ELSE 'retryable' END,
+SET state = CASE WHEN rescues + 1 >= :max_rescues OR attempt >= max_attempts THEN 'discarded' ELSE 'retryable' END,
     rescues = rescues + 1,
-    scheduled_at = ?2,
-    finalized_at = CASE WHEN rescues + 1 >= ?5 OR attempt >= max_attempts THEN ?2 END,
+    scheduled_at = :now,
+    finalized_at = CASE WHEN rescues + 1 >= :max_rescues OR attempt >= max_attempts THEN :now END,
     errors = json_insert(coalesce(errors, '[]'), '$[#]', json_object(
         'attempt', attempt,
-        'at', ?6,
+        'at', :now_text,
         'error', CASE WHEN EXISTS (SELECT 1 FROM runnel_client c WHERE c.id = runnel_job.attempted_by ->> '$[#-1]')
                       THEN 'rescued: client ' || (attempted_by ->> '$[#-1]')
                            || ' stopped heartbeating while running this attempt'
-                      ELSE 'rescued: this attempt ran longer than ' || ?8 || ' on client '
+                      ELSE 'rescued: this attempt ran longer than ' || :threshold || ' on client '
                            || coalesce(attempted_by ->> '$[#-1]', '(none)') || ', which is not registered' END
-                 || CASE WHEN rescues + 1 >= ?5 THEN '; discarded: rescued ' || (rescues + 1)
+                 || CASE WHEN rescues + 1 >= :max_rescues THEN '; discarded: rescued ' || (rescues + 1)
                               || ' times, so it most likely kills the process that runs it (out of memory, a native crash)'
                          WHEN attempt >= max_attempts THEN '; discarded: out of attempts'
                          ELSE '' END,
@@ -272,31 +273,31 @@ SET state = CASE WHEN rescues + 1 >= ?5 OR attempt >= max_attempts THEN 'discard
 WHERE id IN (
     SELECT j.id FROM runnel_job j LEFT JOIN runnel_client c ON c.id = j.attempted_by ->> '$[#-1]'
     WHERE j.state = 'running'
-      AND ((c.id IN (SELECT value FROM json_each(?1)) AND c.expires_at <= ?2) OR (c.id IS NULL AND j.attempted_at < ?3))
+      AND ((c.id IN (SELECT value FROM json_each(:dead_clients)) AND c.expires_at <= :now) OR (c.id IS NULL AND j.attempted_at < :stale_before))
     ORDER BY j.id
-    LIMIT ?4)
-  AND EXISTS (SELECT 1 FROM runnel_leader WHERE leader_id = ?7 AND expires_at > ?2)
+    LIMIT :limit)
+  AND EXISTS (SELECT 1 FROM runnel_leader WHERE leader_id = :leader_id AND expires_at > :now)
 RETURNING id, state, attempted_by ->> '$[#-1]';
 
 -- name: JobDeleteFinalized
--- Final jobs of state ?1 finalized before ?2, oldest (by id) first, at most ?3; nothing unless the
--- lease (?4 leader id, ?5 now) is held. No index serves this on SQLite: one would cost every
+-- Final jobs of state :state finalized before :before, oldest (by id) first, at most :limit; nothing unless the
+-- lease (:leader_id at :now) is held. No index serves this on SQLite: one would cost every
 -- completion an entry, about 6% of the 1M burndown's bare loop. Instead the scan by rowid stops at
--- ?6, the last job created before the cutoff (SqliteDriver.createdBefore finds it in a few rowid
+-- :max_id, the last job created before the cutoff (SqliteDriver.createdBefore finds it in a few rowid
 -- probes): a job finalized before the cutoff was created before it, so only jobs older than the
 -- retention are read, and those are mostly the ones to delete.
 DELETE FROM runnel_job
 WHERE id IN (
     SELECT id FROM runnel_job
-    WHERE id <= ?6 AND state = ?1 AND finalized_at < ?2
+    WHERE id <= :max_id AND state = :state AND finalized_at < :before
     ORDER BY id
-    LIMIT ?3)
-  AND EXISTS (SELECT 1 FROM runnel_leader WHERE leader_id = ?4 AND expires_at > ?5);
+    LIMIT :limit)
+  AND EXISTS (SELECT 1 FROM runnel_leader WHERE leader_id = :leader_id AND expires_at > :now);
 
 -- name: JobIdRange
 SELECT min(id), max(id) FROM runnel_job;
 
 -- name: JobCreatedAtFrom
--- The first job from id ?1 on, and when it was created: one probe of SqliteDriver.createdBefore.
-SELECT id, created_at FROM runnel_job WHERE id >= ?1 ORDER BY id LIMIT 1;
+-- The first job from id :id on, and when it was created: one probe of SqliteDriver.createdBefore.
+SELECT id, created_at FROM runnel_job WHERE id >= :id ORDER BY id LIMIT 1;
 

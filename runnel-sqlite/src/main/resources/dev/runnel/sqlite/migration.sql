@@ -16,13 +16,13 @@ SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'runnel_migra
 SELECT version, name, applied_at FROM runnel_migration ORDER BY version;
 
 -- name: MigrationGet
-SELECT count(*) FROM runnel_migration WHERE version = ?;
+SELECT count(*) FROM runnel_migration WHERE version = :version;
 
 -- name: MigrationInsert
-INSERT INTO runnel_migration (version, name, applied_at) VALUES (?, ?, ?);
+INSERT INTO runnel_migration (version, name, applied_at) VALUES (:version, :name, :applied_at);
 
 -- name: MigrationDelete
-DELETE FROM runnel_migration WHERE version = ?;
+DELETE FROM runnel_migration WHERE version = :version;
 
 -- name: MigrationAnyApplied
 SELECT EXISTS (SELECT 1 FROM runnel_migration);

@@ -4,15 +4,14 @@
 
 -- name: PeriodicUpsert
 -- Stores a definition unless it is stored already; returns a row when it stored it. Declared by
--- code (?14, the declared hash, not null): stored when new or when code's definition changed since
--- code last declared it. From an operator (?14 null): stored when new, removed, or changed. A
--- changed schedule or zone, or a removed job come back, counts its ticks from now (?15) on.
--- ?1 name, ?2 kind, ?3 args, ?4 queue, ?5 priority, ?6 max_attempts, ?7 tags, ?8 metadata,
--- ?9 schedule, ?10 zone, ?11 catch_up, ?12 run_on_start, ?13 hash, ?14 declared hash or null, ?15 now.
+-- code (:declared_hash not null): stored when new or when code's definition changed since
+-- code last declared it. From an operator (:declared_hash null): stored when new, removed, or changed. A
+-- changed schedule or zone, or a removed job come back, counts its ticks from now (:now) on.
 INSERT INTO runnel_periodic AS p
     (name, kind, args, queue, priority, max_attempts, tags, metadata, schedule, zone, catch_up, run_on_start,
      hash, declared_hash, fired_through, created_at, updated_at)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15, ?15)
+VALUES (:name, :kind, :args, :queue, :priority, :max_attempts, :tags, :metadata, :schedule, :zone, :catch_up,
+        :run_on_start, :hash, :declared_hash, :now, :now, :now)
 ON CONFLICT (name) DO UPDATE
 SET kind = excluded.kind, args = excluded.args, queue = excluded.queue, priority = excluded.priority,
     max_attempts = excluded.max_attempts, tags = excluded.tags, metadata = excluded.metadata,
@@ -29,12 +28,12 @@ WHERE CASE WHEN excluded.declared_hash IS NOT NULL THEN p.declared_hash IS NOT e
 RETURNING run_on_start, paused_at;
 
 -- name: PeriodicStart
--- The run on start of periodic job ?1, stored just now in the same transaction. ?2 now, ?3 now as text.
+-- The run on start of periodic job :name, stored just now in the same transaction.
 INSERT INTO runnel_job (kind, args, queue, priority, state, created_at, scheduled_at, max_attempts, tags, metadata)
-SELECT kind, args, queue, priority, 'available', ?2, ?2, max_attempts, tags,
-       json_set(metadata, '$.periodic', name, '$.start', ?3)
+SELECT kind, args, queue, priority, 'available', :now, :now, max_attempts, tags,
+       json_set(metadata, '$.periodic', name, '$.start', :now_text)
 FROM runnel_periodic
-WHERE name = ?1;
+WHERE name = :name;
 
 -- name: PeriodicList
 SELECT name, kind, args, queue, priority, max_attempts, tags, metadata, schedule, zone, catch_up, run_on_start,
@@ -44,36 +43,35 @@ WHERE removed_at IS NULL
 ORDER BY name;
 
 -- name: PeriodicPause
--- A job paused already keeps its paused_at. ?1 now, ?2 name.
-UPDATE runnel_periodic SET paused_at = coalesce(paused_at, ?1), updated_at = ?1
-WHERE name = ?2 AND removed_at IS NULL;
+-- A job paused already keeps its paused_at.
+UPDATE runnel_periodic SET paused_at = coalesce(paused_at, :now), updated_at = :now
+WHERE name = :name AND removed_at IS NULL;
 
 -- name: PeriodicResume
--- Ticks that came due while paused are dropped: they count from now on. ?1 now, ?2 name.
+-- Ticks that came due while paused are dropped: they count from now on.
 UPDATE runnel_periodic
-SET fired_through = CASE WHEN paused_at IS NULL THEN fired_through ELSE max(fired_through, ?1) END,
-    paused_at = NULL, updated_at = ?1
-WHERE name = ?2 AND removed_at IS NULL;
+SET fired_through = CASE WHEN paused_at IS NULL THEN fired_through ELSE max(fired_through, :now) END,
+    paused_at = NULL, updated_at = :now
+WHERE name = :name AND removed_at IS NULL;
 
 -- name: PeriodicRemove
 -- Marks the job removed; the row stays for PeriodicUpsert to compare code's declarations with.
--- ?1 now, ?2 name.
-UPDATE runnel_periodic SET removed_at = ?1, paused_at = NULL, updated_at = ?1
-WHERE name = ?2 AND removed_at IS NULL;
+UPDATE runnel_periodic SET removed_at = :now, paused_at = NULL, updated_at = :now
+WHERE name = :name AND removed_at IS NULL;
 
 -- name: PeriodicAdvance
--- Moves a job on from the tick it was read at (?4) to the next (?1), only while it is as read
--- (name ?2, definition ?3), active, and the lease is held (?5 leader id, ?6 now); ?7 whether the
+-- Moves a job on from the tick it was read at (:fired_through) to the next (:tick), only while it is as read
+-- (name :name, definition :hash), active, and the lease is held (:leader_id at :now); :enqueue whether the
 -- tick is enqueued (PeriodicTick follows in the same transaction), else dropped.
 UPDATE runnel_periodic
-SET fired_through = ?1, last_tick = CASE WHEN ?7 THEN ?1 ELSE last_tick END
-WHERE name = ?2 AND hash = ?3 AND fired_through = ?4 AND paused_at IS NULL AND removed_at IS NULL
-  AND EXISTS (SELECT 1 FROM runnel_leader WHERE leader_id = ?5 AND expires_at > ?6);
+SET fired_through = :tick, last_tick = CASE WHEN :enqueue THEN :tick ELSE last_tick END
+WHERE name = :name AND hash = :hash AND fired_through = :fired_through AND paused_at IS NULL AND removed_at IS NULL
+  AND EXISTS (SELECT 1 FROM runnel_leader WHERE leader_id = :leader_id AND expires_at > :now);
 
 -- name: PeriodicTick
--- The job of tick ?3 (as text) of periodic job ?1, available at ?2.
+-- The job of tick :tick_text (as text) of periodic job :name, available at :now.
 INSERT INTO runnel_job (kind, args, queue, priority, state, created_at, scheduled_at, max_attempts, tags, metadata)
-SELECT kind, args, queue, priority, 'available', ?2, ?2, max_attempts, tags,
-       json_set(metadata, '$.periodic', name, '$.tick', ?3)
+SELECT kind, args, queue, priority, 'available', :now, :now, max_attempts, tags,
+       json_set(metadata, '$.periodic', name, '$.tick', :tick_text)
 FROM runnel_periodic
-WHERE name = ?1;
+WHERE name = :name;

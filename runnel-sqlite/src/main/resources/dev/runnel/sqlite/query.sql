@@ -1,10 +1,10 @@
 -- The SQLite driver's listings and counts for people: the CLI, the dashboard, bulk changes by
 -- query. Times are microseconds since the epoch; lists travel as JSON arrays.
 --
--- Parameters of both listings: ?1 and ?2 the lowest and highest id (the id range and the cursor
--- merged, JobListScan), ?3 the states, ?4 the queues, ?5 the kinds, ?6 the tags (every one), each
--- '[]' for no condition; ?7 the args object or null, ?8 created from or null, ?9 created before or
--- null, ?10 the limit. The id range walks the rowid; the other filters are checked on the way.
+-- Parameters of both listings: :from_id and :to_id the lowest and highest id (the id range and the
+-- cursor merged, JobListScan); :states, :queues, :kinds and :tags (every one) '[]' for no
+-- condition; :args, :created_from and :created_before null for none. The id range walks the rowid;
+-- the other filters are checked on the way.
 -- The args object matches as Postgres's jsonb containment does for top-level keys with scalar
 -- values (the only form JobQuery accepts): each key present with a value of the same JSON type
 -- (integer and real both numbers, compared by value) and equal.
@@ -13,13 +13,13 @@
 SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
        created_at, scheduled_at, finalized_at, errors, metadata, tags
 FROM runnel_job AS j
-WHERE id BETWEEN ?1 AND ?2
-  AND (?3 = '[]' OR state IN (SELECT value FROM json_each(?3)))
-  AND (?4 = '[]' OR queue IN (SELECT value FROM json_each(?4)))
-  AND (?5 = '[]' OR kind IN (SELECT value FROM json_each(?5)))
-  AND (?6 = '[]' OR NOT EXISTS (SELECT 1 FROM json_each(?6) AS want
+WHERE id BETWEEN :from_id AND :to_id
+  AND (:states = '[]' OR state IN (SELECT value FROM json_each(:states)))
+  AND (:queues = '[]' OR queue IN (SELECT value FROM json_each(:queues)))
+  AND (:kinds = '[]' OR kind IN (SELECT value FROM json_each(:kinds)))
+  AND (:tags = '[]' OR NOT EXISTS (SELECT 1 FROM json_each(:tags) AS want
                                 WHERE want.value NOT IN (SELECT value FROM json_each(j.tags))))
-  AND (?7 IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(?7) AS want WHERE NOT coalesce(
+  AND (:args IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(:args) AS want WHERE NOT coalesce(
         CASE want.type
             WHEN 'text' THEN json_type(j.args, want.fullkey) = 'text' AND json_extract(j.args, want.fullkey) = want.value
             WHEN 'integer' THEN json_type(j.args, want.fullkey) IN ('integer', 'real')
@@ -28,19 +28,19 @@ WHERE id BETWEEN ?1 AND ?2
                              AND json_extract(j.args, want.fullkey) = want.value
             ELSE json_type(j.args, want.fullkey) = want.type
         END, 0)))
-  AND (?8 IS NULL OR created_at >= ?8)
-  AND (?9 IS NULL OR created_at < ?9)
+  AND (:created_from IS NULL OR created_at >= :created_from)
+  AND (:created_before IS NULL OR created_at < :created_before)
 ORDER BY id
-LIMIT ?10;
+LIMIT :limit;
 
 -- name: JobLastId
 -- The highest id, from the end of the primary key (NULL, read as 0, when the table is empty).
 SELECT max(id) FROM runnel_job;
 
 -- name: JobFirstAtOrAfter
--- The job with the lowest id at or after ?1, through the rowid: how CreationIds bisects the ids
+-- The job with the lowest id at or after :id, through the rowid: how CreationIds bisects the ids
 -- for a listing's creation-time window.
-SELECT id, created_at FROM runnel_job WHERE id >= ?1 ORDER BY id LIMIT 1;
+SELECT id, created_at FROM runnel_job WHERE id >= :id ORDER BY id LIMIT 1;
 
 -- name: JobListDescending
 -- JobListAscending walking the other way: a second statement rather than a bound direction, as
@@ -48,13 +48,13 @@ SELECT id, created_at FROM runnel_job WHERE id >= ?1 ORDER BY id LIMIT 1;
 SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
        created_at, scheduled_at, finalized_at, errors, metadata, tags
 FROM runnel_job AS j
-WHERE id BETWEEN ?1 AND ?2
-  AND (?3 = '[]' OR state IN (SELECT value FROM json_each(?3)))
-  AND (?4 = '[]' OR queue IN (SELECT value FROM json_each(?4)))
-  AND (?5 = '[]' OR kind IN (SELECT value FROM json_each(?5)))
-  AND (?6 = '[]' OR NOT EXISTS (SELECT 1 FROM json_each(?6) AS want
+WHERE id BETWEEN :from_id AND :to_id
+  AND (:states = '[]' OR state IN (SELECT value FROM json_each(:states)))
+  AND (:queues = '[]' OR queue IN (SELECT value FROM json_each(:queues)))
+  AND (:kinds = '[]' OR kind IN (SELECT value FROM json_each(:kinds)))
+  AND (:tags = '[]' OR NOT EXISTS (SELECT 1 FROM json_each(:tags) AS want
                                 WHERE want.value NOT IN (SELECT value FROM json_each(j.tags))))
-  AND (?7 IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(?7) AS want WHERE NOT coalesce(
+  AND (:args IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(:args) AS want WHERE NOT coalesce(
         CASE want.type
             WHEN 'text' THEN json_type(j.args, want.fullkey) = 'text' AND json_extract(j.args, want.fullkey) = want.value
             WHEN 'integer' THEN json_type(j.args, want.fullkey) IN ('integer', 'real')
@@ -63,10 +63,10 @@ WHERE id BETWEEN ?1 AND ?2
                              AND json_extract(j.args, want.fullkey) = want.value
             ELSE json_type(j.args, want.fullkey) = want.type
         END, 0)))
-  AND (?8 IS NULL OR created_at >= ?8)
-  AND (?9 IS NULL OR created_at < ?9)
+  AND (:created_from IS NULL OR created_at >= :created_from)
+  AND (:created_before IS NULL OR created_at < :created_before)
 ORDER BY id DESC
-LIMIT ?10;
+LIMIT :limit;
 
 -- name: JobCountByState
 -- Every job counted, by queue and state, in one scan: SQLite keeps no statistics to estimate from,
@@ -79,11 +79,11 @@ SELECT queue, state, count(*) FROM runnel_job GROUP BY queue, state ORDER BY que
 SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
        created_at, scheduled_at, finalized_at, errors, metadata, tags
 FROM runnel_job
-WHERE id = ?;
+WHERE id = :id;
 
 -- name: JobGetMany
--- ?1 a JSON array of ids.
+-- :ids is a JSON array of ids.
 SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,
        created_at, scheduled_at, finalized_at, errors, metadata, tags
 FROM runnel_job
-WHERE id IN (SELECT value FROM json_each(?1));
+WHERE id IN (SELECT value FROM json_each(:ids));

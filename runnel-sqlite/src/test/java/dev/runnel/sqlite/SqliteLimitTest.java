@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runnel.KeyLimit;
 import dev.runnel.driver.Driver;
+import dev.runnel.driver.QueueKeyLimitParams;
+import dev.runnel.driver.QueueRegisterParams;
 import dev.runnel.testkit.conformance.LimitConformance;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -28,14 +30,14 @@ class SqliteLimitTest extends LimitConformance {
     /** The key trigger costs every insert a lookup: it exists only while some queue has a per-key limit. */
     @Test
     void theKeyTriggerExistsOnlyWhileSomeQueueHasAPerKeyLimit() throws Exception {
-        driver.queueRegister(List.of("a", "b"), clock.instant());
+        driver.queueRegister(new QueueRegisterParams(List.of("a", "b"), clock.instant()));
         assertThat(keyTrigger()).isFalse();
-        driver.queueSetKeyLimit("a", Optional.of(KeyLimit.byArgs("name", 1)), clock.instant());
-        driver.queueSetKeyLimit("b", Optional.of(KeyLimit.byArgs("name", 1)), clock.instant());
+        driver.queueSetKeyLimit(new QueueKeyLimitParams("a", Optional.of(KeyLimit.byArgs("name", 1)), clock.instant()));
+        driver.queueSetKeyLimit(new QueueKeyLimitParams("b", Optional.of(KeyLimit.byArgs("name", 1)), clock.instant()));
         assertThat(keyTrigger()).isTrue();
-        driver.queueSetKeyLimit("a", Optional.empty(), clock.instant());
+        driver.queueSetKeyLimit(new QueueKeyLimitParams("a", Optional.empty(), clock.instant()));
         assertThat(keyTrigger()).isTrue();
-        driver.queueSetKeyLimit("b", Optional.empty(), clock.instant());
+        driver.queueSetKeyLimit(new QueueKeyLimitParams("b", Optional.empty(), clock.instant()));
         assertThat(keyTrigger()).isFalse();
     }
 

@@ -7,36 +7,49 @@ import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
 import dev.runnel.PeriodicRow;
-import dev.runnel.KeyLimit;
 import dev.runnel.QueueRow;
-import dev.runnel.RateLimit;
+import dev.runnel.SearchIndex;
+import dev.runnel.driver.AuditListParams;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
+import dev.runnel.driver.ClientListDeadParams;
 import dev.runnel.driver.ClientRescuedParams;
+import dev.runnel.driver.ClientStopParams;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobCancelParams;
-import dev.runnel.driver.JobCountParams;
+import dev.runnel.driver.JobCancelRequestedParams;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobCountParams;
 import dev.runnel.driver.JobDeleteFinalizedParams;
+import dev.runnel.driver.JobDeleteManyParams;
+import dev.runnel.driver.JobGetManyParams;
 import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.JobInsertTxParams;
 import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobRescueParams;
+import dev.runnel.driver.JobRetryManyParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.LeaderResignParams;
+import dev.runnel.driver.Migration;
+import dev.runnel.driver.MigrationApplyParams;
+import dev.runnel.driver.MigrationRecord;
 import dev.runnel.driver.PeriodicEnqueueParams;
 import dev.runnel.driver.PeriodicPauseParams;
+import dev.runnel.driver.PeriodicRemoveParams;
 import dev.runnel.driver.PeriodicUpsertParams;
+import dev.runnel.driver.QueueGlobalLimitParams;
+import dev.runnel.driver.QueueKeyLimitParams;
+import dev.runnel.driver.QueueKeyStragglersParams;
 import dev.runnel.driver.QueuePauseParams;
-import dev.runnel.driver.Migration;
-import dev.runnel.driver.MigrationRecord;
+import dev.runnel.driver.QueueRateLimitParams;
+import dev.runnel.driver.QueueRegisterParams;
 import dev.runnel.driver.RescuedJob;
-import java.sql.Connection;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -66,6 +79,26 @@ public class ForwardingDriver implements Driver {
     }
 
     @Override
+    public Set<SearchIndex> searchIndexesSupported() {
+        return delegate.searchIndexesSupported();
+    }
+
+    @Override
+    public Set<SearchIndex> searchIndexList() {
+        return delegate.searchIndexList();
+    }
+
+    @Override
+    public void searchIndexCreate(SearchIndex index) {
+        delegate.searchIndexCreate(index);
+    }
+
+    @Override
+    public void searchIndexDrop(SearchIndex index) {
+        delegate.searchIndexDrop(index);
+    }
+
+    @Override
     public List<Migration> migrations() {
         return delegate.migrations();
     }
@@ -76,8 +109,8 @@ public class ForwardingDriver implements Driver {
     }
 
     @Override
-    public boolean migrationApply(Migration migration, boolean up) {
-        return delegate.migrationApply(migration, up);
+    public boolean migrationApply(MigrationApplyParams params) {
+        return delegate.migrationApply(params);
     }
 
     @Override
@@ -86,8 +119,8 @@ public class ForwardingDriver implements Driver {
     }
 
     @Override
-    public List<InsertResult> jobInsertManyTx(Connection connection, List<JobInsertParams> jobs) {
-        return delegate.jobInsertManyTx(connection, jobs);
+    public List<InsertResult> jobInsertManyTx(JobInsertTxParams params) {
+        return delegate.jobInsertManyTx(params);
     }
 
     @Override
@@ -136,8 +169,8 @@ public class ForwardingDriver implements Driver {
     }
 
     @Override
-    public List<JobRow> jobGetMany(long[] ids) {
-        return delegate.jobGetMany(ids);
+    public List<JobRow> jobGetMany(JobGetManyParams params) {
+        return delegate.jobGetMany(params);
     }
 
     @Override
@@ -156,13 +189,13 @@ public class ForwardingDriver implements Driver {
     }
 
     @Override
-    public long[] jobCancelRequested(long[] ids) {
-        return delegate.jobCancelRequested(ids);
+    public long[] jobCancelRequested(JobCancelRequestedParams params) {
+        return delegate.jobCancelRequested(params);
     }
 
     @Override
-    public long[] jobRetryMany(long[] ids, Instant now) {
-        return delegate.jobRetryMany(ids, now);
+    public long[] jobRetryMany(JobRetryManyParams params) {
+        return delegate.jobRetryMany(params);
     }
 
     @Override
@@ -171,8 +204,8 @@ public class ForwardingDriver implements Driver {
     }
 
     @Override
-    public long[] jobDeleteMany(long[] ids) {
-        return delegate.jobDeleteMany(ids);
+    public long[] jobDeleteMany(JobDeleteManyParams params) {
+        return delegate.jobDeleteMany(params);
     }
 
     @Override
@@ -181,8 +214,8 @@ public class ForwardingDriver implements Driver {
     }
 
     @Override
-    public void clientStop(String id, Instant now) {
-        delegate.clientStop(id, now);
+    public void clientStop(ClientStopParams params) {
+        delegate.clientStop(params);
     }
 
     @Override
@@ -191,8 +224,8 @@ public class ForwardingDriver implements Driver {
     }
 
     @Override
-    public List<String> clientListDead(Instant now) {
-        return delegate.clientListDead(now);
+    public List<String> clientListDead(ClientListDeadParams params) {
+        return delegate.clientListDead(params);
     }
 
     @Override
@@ -211,8 +244,8 @@ public class ForwardingDriver implements Driver {
     }
 
     @Override
-    public void leaderResign(String leaderId) {
-        delegate.leaderResign(leaderId);
+    public void leaderResign(LeaderResignParams params) {
+        delegate.leaderResign(params);
     }
 
     @Override
@@ -221,8 +254,8 @@ public class ForwardingDriver implements Driver {
     }
 
     @Override
-    public void queueRegister(List<String> queues, Instant now) {
-        delegate.queueRegister(queues, now);
+    public void queueRegister(QueueRegisterParams params) {
+        delegate.queueRegister(params);
     }
 
     @Override
@@ -236,23 +269,23 @@ public class ForwardingDriver implements Driver {
     }
 
     @Override
-    public boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now) {
-        return delegate.queueSetGlobalLimit(queue, limit, now);
+    public boolean queueSetGlobalLimit(QueueGlobalLimitParams params) {
+        return delegate.queueSetGlobalLimit(params);
     }
 
     @Override
-    public boolean queueSetRateLimit(String queue, Optional<RateLimit> limit, Instant now) {
-        return delegate.queueSetRateLimit(queue, limit, now);
+    public boolean queueSetRateLimit(QueueRateLimitParams params) {
+        return delegate.queueSetRateLimit(params);
     }
 
     @Override
-    public boolean queueSetKeyLimit(String queue, Optional<KeyLimit> limit, Instant now) {
-        return delegate.queueSetKeyLimit(queue, limit, now);
+    public boolean queueSetKeyLimit(QueueKeyLimitParams params) {
+        return delegate.queueSetKeyLimit(params);
     }
 
     @Override
-    public int queueKeyStragglers(Instant since) {
-        return delegate.queueKeyStragglers(since);
+    public int queueKeyStragglers(QueueKeyStragglersParams params) {
+        return delegate.queueKeyStragglers(params);
     }
 
     @Override
@@ -271,8 +304,8 @@ public class ForwardingDriver implements Driver {
     }
 
     @Override
-    public boolean periodicRemove(String name, Instant now) {
-        return delegate.periodicRemove(name, now);
+    public boolean periodicRemove(PeriodicRemoveParams params) {
+        return delegate.periodicRemove(params);
     }
 
     @Override
@@ -296,7 +329,7 @@ public class ForwardingDriver implements Driver {
     }
 
     @Override
-    public List<dev.runnel.AuditRow> auditList(long beforeId, int limit) {
-        return delegate.auditList(beforeId, limit);
+    public List<dev.runnel.AuditRow> auditList(AuditListParams params) {
+        return delegate.auditList(params);
     }
 }

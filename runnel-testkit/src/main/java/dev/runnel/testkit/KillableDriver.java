@@ -7,34 +7,43 @@ import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
 import dev.runnel.PeriodicRow;
-import dev.runnel.KeyLimit;
 import dev.runnel.QueueRow;
-import dev.runnel.RateLimit;
 import dev.runnel.RunnelConnectException;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
+import dev.runnel.driver.ClientListDeadParams;
 import dev.runnel.driver.ClientRescuedParams;
+import dev.runnel.driver.ClientStopParams;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobCancelParams;
-import dev.runnel.driver.JobCountParams;
+import dev.runnel.driver.JobCancelRequestedParams;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobCountParams;
 import dev.runnel.driver.JobDeleteFinalizedParams;
+import dev.runnel.driver.JobDeleteManyParams;
+import dev.runnel.driver.JobGetManyParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobRescueParams;
+import dev.runnel.driver.JobRetryManyParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.LeaderResignParams;
 import dev.runnel.driver.PeriodicEnqueueParams;
 import dev.runnel.driver.PeriodicPauseParams;
+import dev.runnel.driver.PeriodicRemoveParams;
 import dev.runnel.driver.PeriodicUpsertParams;
+import dev.runnel.driver.QueueGlobalLimitParams;
+import dev.runnel.driver.QueueKeyLimitParams;
+import dev.runnel.driver.QueueKeyStragglersParams;
 import dev.runnel.driver.QueuePauseParams;
+import dev.runnel.driver.QueueRateLimitParams;
+import dev.runnel.driver.QueueRegisterParams;
 import dev.runnel.driver.RescuedJob;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.function.Supplier;
 
 /**
@@ -126,8 +135,8 @@ public final class KillableDriver extends ForwardingDriver {
     }
 
     @Override
-    public List<JobRow> jobGetMany(long[] ids) {
-        return alive(() -> super.jobGetMany(ids));
+    public List<JobRow> jobGetMany(JobGetManyParams params) {
+        return alive(() -> super.jobGetMany(params));
     }
 
     @Override
@@ -146,13 +155,13 @@ public final class KillableDriver extends ForwardingDriver {
     }
 
     @Override
-    public long[] jobCancelRequested(long[] ids) {
-        return alive(() -> super.jobCancelRequested(ids));
+    public long[] jobCancelRequested(JobCancelRequestedParams params) {
+        return alive(() -> super.jobCancelRequested(params));
     }
 
     @Override
-    public long[] jobRetryMany(long[] ids, Instant now) {
-        return alive(() -> super.jobRetryMany(ids, now));
+    public long[] jobRetryMany(JobRetryManyParams params) {
+        return alive(() -> super.jobRetryMany(params));
     }
 
     @Override
@@ -161,8 +170,8 @@ public final class KillableDriver extends ForwardingDriver {
     }
 
     @Override
-    public long[] jobDeleteMany(long[] ids) {
-        return alive(() -> super.jobDeleteMany(ids));
+    public long[] jobDeleteMany(JobDeleteManyParams params) {
+        return alive(() -> super.jobDeleteMany(params));
     }
 
     @Override
@@ -171,8 +180,8 @@ public final class KillableDriver extends ForwardingDriver {
     }
 
     @Override
-    public void clientStop(String id, Instant now) {
-        alive(() -> super.clientStop(id, now));
+    public void clientStop(ClientStopParams params) {
+        alive(() -> super.clientStop(params));
     }
 
     @Override
@@ -181,8 +190,8 @@ public final class KillableDriver extends ForwardingDriver {
     }
 
     @Override
-    public List<String> clientListDead(Instant now) {
-        return alive(() -> super.clientListDead(now));
+    public List<String> clientListDead(ClientListDeadParams params) {
+        return alive(() -> super.clientListDead(params));
     }
 
     @Override
@@ -201,8 +210,8 @@ public final class KillableDriver extends ForwardingDriver {
     }
 
     @Override
-    public void leaderResign(String leaderId) {
-        alive(() -> super.leaderResign(leaderId));
+    public void leaderResign(LeaderResignParams params) {
+        alive(() -> super.leaderResign(params));
     }
 
     @Override
@@ -211,8 +220,8 @@ public final class KillableDriver extends ForwardingDriver {
     }
 
     @Override
-    public void queueRegister(List<String> queues, Instant now) {
-        alive(() -> super.queueRegister(queues, now));
+    public void queueRegister(QueueRegisterParams params) {
+        alive(() -> super.queueRegister(params));
     }
 
     @Override
@@ -226,23 +235,23 @@ public final class KillableDriver extends ForwardingDriver {
     }
 
     @Override
-    public boolean queueSetGlobalLimit(String queue, OptionalInt limit, Instant now) {
-        return alive(() -> super.queueSetGlobalLimit(queue, limit, now));
+    public boolean queueSetGlobalLimit(QueueGlobalLimitParams params) {
+        return alive(() -> super.queueSetGlobalLimit(params));
     }
 
     @Override
-    public boolean queueSetRateLimit(String queue, Optional<RateLimit> limit, Instant now) {
-        return alive(() -> super.queueSetRateLimit(queue, limit, now));
+    public boolean queueSetRateLimit(QueueRateLimitParams params) {
+        return alive(() -> super.queueSetRateLimit(params));
     }
 
     @Override
-    public boolean queueSetKeyLimit(String queue, Optional<KeyLimit> limit, Instant now) {
-        return alive(() -> super.queueSetKeyLimit(queue, limit, now));
+    public boolean queueSetKeyLimit(QueueKeyLimitParams params) {
+        return alive(() -> super.queueSetKeyLimit(params));
     }
 
     @Override
-    public int queueKeyStragglers(Instant since) {
-        return alive(() -> super.queueKeyStragglers(since));
+    public int queueKeyStragglers(QueueKeyStragglersParams params) {
+        return alive(() -> super.queueKeyStragglers(params));
     }
 
     @Override
@@ -261,8 +270,8 @@ public final class KillableDriver extends ForwardingDriver {
     }
 
     @Override
-    public boolean periodicRemove(String name, Instant now) {
-        return alive(() -> super.periodicRemove(name, now));
+    public boolean periodicRemove(PeriodicRemoveParams params) {
+        return alive(() -> super.periodicRemove(params));
     }
 
     @Override

@@ -12,6 +12,7 @@ import dev.runnel.NotFoundException;
 import dev.runnel.Runnel;
 import dev.runnel.RunnelException;
 import dev.runnel.driver.JobCancelParams;
+import dev.runnel.driver.JobCancelRequestedParams;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.testkit.EventRecorder;
@@ -125,7 +126,7 @@ public abstract class AdminConformance extends DriverConformance {
         clock.advance(Duration.ofSeconds(5));
         assertThat(driver.jobCancelMany(new JobCancelParams(new long[] {id}, clock.instant(), "stop it"))).containsExactly(id);
         assertThat(job(id).state()).isEqualTo(JobState.RUNNING);
-        assertThat(driver.jobCancelRequested(new long[] {id, 999})).containsExactly(id);
+        assertThat(driver.jobCancelRequested(new JobCancelRequestedParams(new long[] {id, 999}))).containsExactly(id);
         // The worker had failed before its client heard of the cancel: it must not be retried.
         driver.jobSetStateMany(List.of(JobSetStateParams.of(claimed, JobState.RETRYABLE, T0.plusSeconds(60), null,
                 "{\"attempt\":1,\"at\":\"" + T0 + "\",\"error\":\"boom\",\"trace\":\"\"}", 0)));

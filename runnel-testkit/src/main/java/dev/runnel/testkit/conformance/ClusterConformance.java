@@ -7,7 +7,10 @@ import dev.runnel.LeaderRow;
 import dev.runnel.Runnel;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
+import dev.runnel.driver.ClientListDeadParams;
+import dev.runnel.driver.ClientStopParams;
 import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.LeaderResignParams;
 import dev.runnel.driver.Lease;
 import dev.runnel.testkit.Await;
 import dev.runnel.testkit.KillableDriver;
@@ -40,9 +43,9 @@ public abstract class ClusterConformance extends DriverConformance {
                 clock.instant().plusSeconds(10)));
         // The old leader, resuming, cannot renew what it lost, nor give it up.
         assertThat(elect("a", Duration.ofSeconds(10))).isFalse();
-        driver.leaderResign("a");
+        driver.leaderResign(new LeaderResignParams("a"));
         assertThat(driver.leaderGet().orElseThrow().leaderId()).isEqualTo("b");
-        driver.leaderResign("b");
+        driver.leaderResign(new LeaderResignParams("b"));
         assertThat(driver.leaderGet()).isEmpty();
         assertThat(elect("a", Duration.ofSeconds(10))).isTrue();
     }
@@ -60,16 +63,16 @@ public abstract class ClusterConformance extends DriverConformance {
         assertThat(a.expiresAt()).isEqualTo(T0.plusSeconds(13));
         assertThat(a.stoppedAt()).isEmpty();
         assertThat(a.aliveAt(clock.instant())).isTrue();
-        assertThat(driver.clientListDead(clock.instant())).isEmpty();
+        assertThat(driver.clientListDead(new ClientListDeadParams(clock.instant()))).isEmpty();
 
-        driver.clientStop("b", clock.instant());
+        driver.clientStop(new ClientStopParams("b", clock.instant()));
         ClientRow b = driver.clientList().get(1);
         assertThat(b.stoppedAt()).contains(clock.instant());
         assertThat(b.aliveAt(clock.instant())).isFalse();
         // Stopped clients are listed for the rescuer too: a job may have ignored the stop.
-        assertThat(driver.clientListDead(clock.instant())).containsExactly("b");
+        assertThat(driver.clientListDead(new ClientListDeadParams(clock.instant()))).containsExactly("b");
         clock.advance(Duration.ofSeconds(20));
-        assertThat(driver.clientListDead(clock.instant())).containsExactly("b", "a");
+        assertThat(driver.clientListDead(new ClientListDeadParams(clock.instant()))).containsExactly("b", "a");
     }
 
     @Test

@@ -16,6 +16,9 @@ import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.LeaderElectParams;
 import dev.runnel.driver.Lease;
+import dev.runnel.driver.QueueGlobalLimitParams;
+import dev.runnel.driver.QueueKeyLimitParams;
+import dev.runnel.driver.QueueRegisterParams;
 import dev.runnel.testkit.Await;
 import java.time.Duration;
 import java.time.Instant;
@@ -97,11 +100,11 @@ public abstract class LimitConformance extends DriverConformance {
 
     @Test
     void aLimitCountsTheJobsAlreadyRunningAndCancelsNone() {
-        driver.queueRegister(List.of("default"), clock.instant());
+        driver.queueRegister(new QueueRegisterParams(List.of("default"), clock.instant()));
         insertJobs(6, 0);
         // Three claimed without a limit, then a limit of two: they are counted, so nothing more starts.
         List<JobRow> unlimited = claimQueue("default", 3);
-        assertThat(driver.queueSetGlobalLimit("default", OptionalInt.of(2), clock.instant())).isTrue();
+        assertThat(driver.queueSetGlobalLimit(new QueueGlobalLimitParams("default", OptionalInt.of(2), clock.instant()))).isTrue();
         assertThat(claimLimited("b", 5)).isEmpty();
         // A claim that has not heard of the limit takes nothing either.
         assertThat(claimQueue("default", 5)).isEmpty();
@@ -112,8 +115,8 @@ public abstract class LimitConformance extends DriverConformance {
 
     @Test
     void aDeadClientsSlotsComeBackThroughTheRescuer() {
-        driver.queueRegister(List.of("default"), clock.instant());
-        driver.queueSetGlobalLimit("default", OptionalInt.of(2), clock.instant());
+        driver.queueRegister(new QueueRegisterParams(List.of("default"), clock.instant()));
+        driver.queueSetGlobalLimit(new QueueGlobalLimitParams("default", OptionalInt.of(2), clock.instant()));
         insertJobs(4, 0);
         assertThat(claimLimited("ghost", 10)).hasSize(2);
         assertThat(claimLimited("alive", 10)).isEmpty();
@@ -167,8 +170,8 @@ public abstract class LimitConformance extends DriverConformance {
 
     @Test
     void aPausedLimitedQueueClaimsNothing() {
-        driver.queueRegister(List.of("default"), clock.instant());
-        driver.queueSetGlobalLimit("default", OptionalInt.of(5), clock.instant());
+        driver.queueRegister(new QueueRegisterParams(List.of("default"), clock.instant()));
+        driver.queueSetGlobalLimit(new QueueGlobalLimitParams("default", OptionalInt.of(5), clock.instant()));
         insertJobs(3, 0);
         inserter().queues().pause("default");
         assertThat(claimLimited("a", 5)).isEmpty();
@@ -213,7 +216,7 @@ public abstract class LimitConformance extends DriverConformance {
 
     @Test
     void aRateLimitSetAtRuntimeCountsInTheClaimAndStartsAgainAfterThePeriod() {
-        driver.queueRegister(List.of("default"), clock.instant());
+        driver.queueRegister(new QueueRegisterParams(List.of("default"), clock.instant()));
         insertJobs(20, 0);
         inserter().queues().setRateLimit("default", 3, Duration.ofSeconds(10));
         assertThat(inserter().queues().get("default").orElseThrow().rateLimit())
@@ -295,10 +298,10 @@ public abstract class LimitConformance extends DriverConformance {
 
     @Test
     void keysComeFromArgsOrMetadataAndTheClaimTakesThemInTurn() {
-        driver.queueRegister(List.of("default", "meta"), clock.instant());
+        driver.queueRegister(new QueueRegisterParams(List.of("default", "meta"), clock.instant()));
         insertJobsOf("old", 1);
-        assertThat(driver.queueSetKeyLimit("default", java.util.Optional.of(dev.runnel.KeyLimit.byArgs("name", 2)),
-                clock.instant())).isTrue();
+        assertThat(driver.queueSetKeyLimit(new QueueKeyLimitParams("default", java.util.Optional.of(dev.runnel.KeyLimit.byArgs("name", 2)),
+                clock.instant()))).isTrue();
         for (String key : List.of("a", "a", "a", "a", "b", "b", "c")) {
             clock.advance(Duration.ofMillis(1));
             insertJobsOf(key, 1);
@@ -328,7 +331,7 @@ public abstract class LimitConformance extends DriverConformance {
 
     @Test
     void aKeyOfWeightThreeTakesThreeJobsATurn() {
-        driver.queueRegister(List.of("default"), clock.instant());
+        driver.queueRegister(new QueueRegisterParams(List.of("default"), clock.instant()));
         inserter().queues().setKeyLimit("default", dev.runnel.KeyLimit.byArgs("name", 10).withWeights(java.util.Map.of("a", 3)));
         assertThat(inserter().queues().get("default").orElseThrow().keyLimit().orElseThrow().weights())
                 .containsExactly(java.util.Map.entry("a", 3));
@@ -347,7 +350,7 @@ public abstract class LimitConformance extends DriverConformance {
 
     @Test
     void aRatePerKeyHoldsForEachKeyOverSeveralPeriods() {
-        driver.queueRegister(List.of("default"), clock.instant());
+        driver.queueRegister(new QueueRegisterParams(List.of("default"), clock.instant()));
         inserter().queues().setKeyLimit("default", dev.runnel.KeyLimit.byArgs("name", 10).withRate(2, Duration.ofSeconds(10)));
         assertThat(inserter().queues().get("default").orElseThrow().keyLimit().orElseThrow().rate())
                 .contains(new dev.runnel.RateLimit(2, Duration.ofSeconds(10)));

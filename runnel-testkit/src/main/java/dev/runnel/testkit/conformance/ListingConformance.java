@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
+import dev.runnel.driver.JobDeleteManyParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobJson;
 import java.math.BigDecimal;
@@ -282,7 +283,7 @@ public abstract class ListingConformance extends DriverConformance {
                 model.get(54).id(), model.get(55).id());
         // Jobs inserted and deleted between pages: the next page goes on from the cursor, whatever changed.
         List<JobRow> page = driver.jobList(newest);
-        driver.jobDeleteMany(new long[] {model.get(49).id()});
+        driver.jobDeleteMany(new JobDeleteManyParams(new long[] {model.get(49).id()}));
         JobMaker make = new JobMaker(driver);
         long inserted = make.make("q1", JobState.SCHEDULED, T0.plusSeconds(3600), T0).id();
         assertThat(ids(newest.nextPage(page))).containsExactly(model.get(50).id(), model.get(48).id(),

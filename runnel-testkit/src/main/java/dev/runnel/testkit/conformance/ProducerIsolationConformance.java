@@ -7,6 +7,7 @@ import dev.runnel.InsertOptions;
 import dev.runnel.InsertRequest;
 import dev.runnel.JobState;
 import dev.runnel.Runnel;
+import dev.runnel.driver.JobCancelRequestedParams;
 import dev.runnel.testkit.Await;
 import dev.runnel.testkit.ForwardingDriver;
 import java.time.Duration;
@@ -40,7 +41,7 @@ public abstract class ProducerIsolationConformance extends DriverConformance {
     private ForwardingDriver hangingGiveBack() {
         return new ForwardingDriver(driver) {
             @Override
-            public long[] jobCancelRequested(long[] ids) {
+            public long[] jobCancelRequested(JobCancelRequestedParams params) {
                 if (Thread.currentThread().getName().equals("runnel-producer-" + SLOW)) {
                     giveBackBlocked.countDown();
                     try {
@@ -49,7 +50,7 @@ public abstract class ProducerIsolationConformance extends DriverConformance {
                         Thread.currentThread().interrupt();
                     }
                 }
-                return super.jobCancelRequested(ids);
+                return super.jobCancelRequested(params);
             }
         };
     }

@@ -15,6 +15,7 @@ import dev.runnel.SearchIndexes;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobCountParams;
+import dev.runnel.driver.JobGetManyParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobJson;
 import dev.runnel.driver.JobSetStateParams;
@@ -150,9 +151,9 @@ public abstract class QueryConformance extends DriverConformance {
         for (long id : new long[] {ids[0], ids[1], ids[2], mixed[0], mixed[1]}) {
             JobRow row = listed(JobQuery.all(), id);
             assertThat(driver.jobGet(id)).contains(row);
-            assertThat(driver.jobGetMany(new long[] {id})).containsExactly(row);
+            assertThat(driver.jobGetMany(new JobGetManyParams(new long[] {id}))).containsExactly(row);
         }
-        assertThat(driver.jobGetMany(new long[] {mixed[1], ids[0], mixed[1] + 100})).containsExactlyInAnyOrder(
+        assertThat(driver.jobGetMany(new JobGetManyParams(new long[] {mixed[1], ids[0], mixed[1] + 100}))).containsExactlyInAnyOrder(
                 driver.jobGet(mixed[1]).orElseThrow(), running);
     }
 

@@ -8,6 +8,7 @@ import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.Runnel;
 import dev.runnel.driver.ClientHeartbeatParams;
+import dev.runnel.driver.ClientListDeadParams;
 import dev.runnel.driver.ClientRescuedParams;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
@@ -72,10 +73,10 @@ public abstract class RescueConformance extends DriverConformance {
         Lease lease = new Lease("leader", clock.instant());
         // A rescue that did nothing (its lease had lapsed, say) must not let the mark through.
         driver.clientMarkRescued(new ClientRescuedParams(lease, List.of("dead")));
-        assertThat(driver.clientListDead(clock.instant())).containsExactly("dead");
+        assertThat(driver.clientListDead(new ClientListDeadParams(clock.instant()))).containsExactly("dead");
         assertThat(rescue(List.of("dead"), Instant.EPOCH)).extracting(RescuedJob::id).containsExactly(a);
         driver.clientMarkRescued(new ClientRescuedParams(lease, List.of("dead")));
-        assertThat(driver.clientListDead(clock.instant())).isEmpty();
+        assertThat(driver.clientListDead(new ClientListDeadParams(clock.instant()))).isEmpty();
     }
 
     @Test
@@ -93,10 +94,10 @@ public abstract class RescueConformance extends DriverConformance {
         clock.advance(Duration.ofMillis(1));
         claim("alive", 1);
         long waiting = insert("waiting", InsertOptions.NONE);
-        assertThat(driver.clientListDead(clock.instant())).isEmpty();
+        assertThat(driver.clientListDead(new ClientListDeadParams(clock.instant()))).isEmpty();
 
         clock.advance(Duration.ofSeconds(20));
-        List<String> dead = driver.clientListDead(clock.instant());
+        List<String> dead = driver.clientListDead(new ClientListDeadParams(clock.instant()));
         assertThat(dead).containsExactly("dead");
         List<RescuedJob> rescued = rescue(dead, Instant.EPOCH);
         assertThat(rescued).containsExactly(new RescuedJob(b, JobState.RETRYABLE, "dead"));
@@ -116,12 +117,12 @@ public abstract class RescueConformance extends DriverConformance {
 
         // Done with that client: not listed again...
         driver.clientMarkRescued(new ClientRescuedParams(new Lease("leader", clock.instant()), dead));
-        assertThat(driver.clientListDead(clock.instant())).isEmpty();
+        assertThat(driver.clientListDead(new ClientListDeadParams(clock.instant()))).isEmpty();
         // ...unless it comes back and dies again.
         heartbeat("dead", Duration.ofSeconds(10));
-        assertThat(driver.clientListDead(clock.instant())).isEmpty();
+        assertThat(driver.clientListDead(new ClientListDeadParams(clock.instant()))).isEmpty();
         clock.advance(Duration.ofSeconds(11));
-        assertThat(driver.clientListDead(clock.instant())).containsExactly("dead");
+        assertThat(driver.clientListDead(new ClientListDeadParams(clock.instant()))).containsExactly("dead");
     }
 
     @Test
@@ -134,7 +135,7 @@ public abstract class RescueConformance extends DriverConformance {
             clock.advance(Duration.ofDays(1));
             heartbeat("alive", Duration.ofSeconds(10));
             lead();
-            assertThat(rescue(driver.clientListDead(clock.instant()), clock.instant().minus(THRESHOLD))).isEmpty();
+            assertThat(rescue(driver.clientListDead(new ClientListDeadParams(clock.instant())), clock.instant().minus(THRESHOLD))).isEmpty();
         }
         assertThat(job(id).state()).isEqualTo(JobState.RUNNING);
     }
@@ -178,7 +179,7 @@ public abstract class RescueConformance extends DriverConformance {
             assertThat(claim(client, 1)).extracting(JobRow::id).containsExactly(id);
             clock.advance(Duration.ofSeconds(11));
             lead();
-            List<RescuedJob> rescued = rescue(driver.clientListDead(clock.instant()), Instant.EPOCH);
+            List<RescuedJob> rescued = rescue(driver.clientListDead(new ClientListDeadParams(clock.instant())), Instant.EPOCH);
             assertThat(rescued).singleElement().satisfies(r ->
                     assertThat(r.state()).isEqualTo(JobState.DISCARDED.equals(r.state()) ? JobState.DISCARDED : JobState.RETRYABLE));
             driver.clientMarkRescued(new ClientRescuedParams(new Lease("leader", clock.instant()), List.of(client)));
@@ -217,7 +218,7 @@ public abstract class RescueConformance extends DriverConformance {
         assertThat(driver.jobRescueMany(new JobRescueParams(new Lease("impostor", clock.instant()), List.of("dead"),
                 Instant.EPOCH, THRESHOLD, 3, 100))).isEmpty();
         driver.clientMarkRescued(new ClientRescuedParams(new Lease("impostor", clock.instant()), List.of("dead")));
-        assertThat(driver.clientListDead(clock.instant())).containsExactly("dead");
+        assertThat(driver.clientListDead(new ClientListDeadParams(clock.instant()))).containsExactly("dead");
         // A leader whose lease ended cannot rescue either, even if nobody took the lease over.
         clock.advance(Duration.ofDays(2));
         assertThat(rescue(List.of("dead"), Instant.EPOCH)).isEmpty();
@@ -236,7 +237,7 @@ public abstract class RescueConformance extends DriverConformance {
         clock.advance(Duration.ofSeconds(11));
         assertThat(driver.leaderAttemptElect(new LeaderElectParams("new", clock.instant(),
                 clock.instant().plusSeconds(10)))).isTrue();
-        List<String> dead = driver.clientListDead(clock.instant());
+        List<String> dead = driver.clientListDead(new ClientListDeadParams(clock.instant()));
         assertThat(dead).containsExactly("dead");
         for (String leader : List.of("old", "new", "old", "new")) {
             Lease lease = new Lease(leader, clock.instant());
@@ -251,7 +252,7 @@ public abstract class RescueConformance extends DriverConformance {
         assertThat(row.errors()).hasSize(1);
         assertThat(row.state()).isEqualTo(JobState.AVAILABLE);
         assertThat(row.attempt()).isEqualTo(1);
-        assertThat(driver.clientListDead(clock.instant())).isEmpty();
+        assertThat(driver.clientListDead(new ClientListDeadParams(clock.instant()))).isEmpty();
         assertThat(driver.leaderGet().orElseThrow().leaderId()).isEqualTo("new");
     }
 

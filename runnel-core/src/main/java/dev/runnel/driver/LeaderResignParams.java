@@ -1,0 +1,4 @@
+package dev.runnel.driver;
+
+/** Client {@code leaderId} gives up the leader's lease, if it holds it. Internal SPI. */
+public record LeaderResignParams(String leaderId) {}
