@@ -139,17 +139,14 @@ public final class Producer implements Service {
     private void run() {
         while (!halted()) {
             boolean signalled = false;
+            if (!awaitRoom(1, Long.MAX_VALUE)) {
+                continue;
+            }
             if (pacer.refilling()) {
-                if (!awaitRoom(1, Long.MAX_VALUE)) {
-                    continue;
-                }
                 long now = System.nanoTime();
                 int wanted = FetchPacer.refillWanted(config.maxWorkers() + slots.aheadLimit());
                 awaitRoom(wanted, now + pacer.refillPatience(now, slots.ahead().meanNanos()));
             } else {
-                if (!awaitRoom(1, Long.MAX_VALUE)) {
-                    continue;
-                }
                 Due due = awaitFetchDue();
                 if (due == Due.STOP) {
                     continue;
