@@ -7,14 +7,14 @@ import dev.runnel.driver.Driver;
 import dev.runnel.postgres.PostgresDriver;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Optional;
 import java.util.UUID;
 
 /**
  * The database a benchmark runs in. On Postgres each run gets a schema of its own, migrated fresh
  * and dropped afterwards, so that runs neither see each other's rows nor slow down as leftover
- * jobs pile up (vacuum cost grows with the table). Elsewhere (SQLite) it is the database as given.
+ * jobs pile up (vacuum cost grows with the table); the schema is marked as the benchmark's, and
+ * dropped only when it carries the mark. Elsewhere (SQLite) it is the database as given.
  */
 public final class BenchDatabase implements AutoCloseable {
     private final Driver driver;
@@ -44,6 +44,12 @@ public final class BenchDatabase implements AutoCloseable {
                 // fast, before there is a schema to drop (through the pool, which would wait out
                 // its connection timeout first). A migration that fails is rolled back with its schema.
                 new Migrator(pg).up();
+                try (Connection c = pg.dataSource().getConnection()) {
+                    BenchSchema.mark(c, schema);
+                }
+            } catch (SQLException e) {
+                pg.close();
+                throw new RunnelException("marking the bench schema " + schema + " failed: " + e.getMessage(), e);
             } catch (RuntimeException e) {
                 pg.close();
                 throw e;
@@ -77,8 +83,8 @@ public final class BenchDatabase implements AutoCloseable {
     public void close() {
         try {
             if (schema != null && driver instanceof PostgresDriver pg) {
-                try (Connection c = pg.dataSource().getConnection(); Statement st = c.createStatement()) {
-                    st.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE"); // generated above: a safe identifier
+                try (Connection c = pg.dataSource().getConnection()) {
+                    BenchSchema.dropIfOwn(c, schema);
                 } catch (SQLException e) {
                     throw new RunnelException("dropping the bench schema " + schema + " failed: " + e.getMessage(), e);
                 }

@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 /**
  * The query harness ({@code runnel query-bench}): a busy day's jobs loaded straight into a Postgres
@@ -46,12 +45,12 @@ public final class QueryBench {
     /** The first job's creation time: a day of jobs follows it. */
     static final Instant DAY = Instant.parse("2026-12-01T00:00:00Z");
     private static final int LOAD_CHUNK = 1_000_000;
-    private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
     /**
      * @param jobs jobs in the table
      * @param runs timed runs of each query
-     * @param schema the harness's own schema, dropped at the start unless reused
+     * @param schema the harness's own schema, made and marked by it, dropped at the start unless
+     *     reused; a schema of that name that it did not make is refused
      * @param keep keep the schema at the end, for a later {@code reuse}
      * @param reuse use the schema as it is when it already holds {@code jobs} jobs
      * @param searchIndexes add the indexes Runnel leaves out, which a search for a rare kind or
@@ -62,9 +61,7 @@ public final class QueryBench {
             if (jobs < 10_000 || runs < 1) {
                 throw new IllegalArgumentException("jobs must be at least 10000 and runs at least 1");
             }
-            if (!PLAIN_IDENTIFIER.matcher(schema).matches()) {
-                throw new IllegalArgumentException("schema must be a plain lower-case identifier, was '" + schema + "'");
-            }
+            BenchSchema.checkName(schema);
         }
     }
 
@@ -98,6 +95,10 @@ public final class QueryBench {
     public QueryBenchResult run() {
         String own = url + (url.contains("?") ? "&" : "?") + "schema=" + options.schema();
         try (PostgresDriver driver = PostgresDriver.fromUrl(own)) {
+            withLongStatements(driver, "reading the schema", c -> {
+                BenchSchema.checkOwn(c, options.schema(), "runnel query-bench");
+                return null;
+            });
             SqlFile<QueryBenchSql> sql = SqlFile.parse("querybench.sql", QueryBenchSql.class.getResourceAsStream("querybench.sql"),
                     QueryBenchSql.class).withSchema(options.schema());
             double loadSeconds = prepare(driver, sql);
@@ -153,7 +154,7 @@ public final class QueryBench {
             timings.add(time("counts by queue and state (exact)",
                     () -> driver.jobCountByQueueAndState(JobCountParams.EXACT).size(), Math.min(options.runs(), 3)));
             if (!options.keep()) {
-                exec(driver, "DROP SCHEMA IF EXISTS " + options.schema() + " CASCADE", "dropping the schema");
+                dropSchema(driver);
             }
             return new QueryBenchResult(sizes[0], loadSeconds, sizes[1], sizes[2], timings, worstError);
         }
@@ -224,8 +225,12 @@ public final class QueryBench {
             out.printf(Locale.ROOT, "query-bench: reusing the %,d jobs in schema %s%n", options.jobs(), options.schema());
             return 0;
         }
-        exec(driver, "DROP SCHEMA IF EXISTS " + options.schema() + " CASCADE", "dropping the schema");
+        dropSchema(driver);
         new Migrator(driver).up();
+        withLongStatements(driver, "marking the schema", c -> {
+            BenchSchema.mark(c, options.schema());
+            return null;
+        });
         long start = System.nanoTime();
         long n = options.jobs();
         Duration step = Duration.ofDays(1).dividedBy(n);
@@ -327,6 +332,14 @@ public final class QueryBench {
         } catch (SQLException e) {
             throw new RunnelException(what + " failed: " + e.getMessage(), e);
         }
+    }
+
+    /** Drops the harness's schema, which {@link BenchSchema#checkOwn} has found to be its own (or missing). */
+    private void dropSchema(PostgresDriver driver) {
+        withLongStatements(driver, "dropping the schema", c -> {
+            BenchSchema.dropIfOwn(c, options.schema());
+            return null;
+        });
     }
 
     private static void exec(PostgresDriver driver, String statement, String what) {

@@ -31,7 +31,8 @@ final class QueryBenchCommand implements Callable<Integer> {
     int runs;
 
     @Option(names = "--schema", paramLabel = "NAME", defaultValue = "querybench",
-            description = "The harness's own schema, dropped and made anew (default: ${DEFAULT-VALUE}).")
+            description = {"The harness's own schema, made, marked and dropped by it (default: ${DEFAULT-VALUE}).",
+                    "public, and any schema it did not make, is refused."})
     String schema;
 
     @Option(names = "--keep", description = "Keep the schema and its jobs at the end.")
