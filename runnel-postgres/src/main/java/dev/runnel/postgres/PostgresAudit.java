@@ -1,8 +1,9 @@
 package dev.runnel.postgres;
 
-import static dev.runnel.postgres.AuditSql.P.*;
+import static dev.runnel.driver.AuditSql.P.*;
 
 import dev.runnel.AuditRow;
+import dev.runnel.driver.AuditSql;
 import dev.runnel.driver.AuditInsertParams;
 import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
@@ -18,7 +19,7 @@ final class PostgresAudit {
 
     PostgresAudit(PostgresSchema schema, PostgresConnections connections) {
         this.connections = connections;
-        this.sql = SqlFile.parse("audit.sql", AuditSql.class.getResourceAsStream("audit.sql"),
+        this.sql = SqlFile.parse("audit.sql", PostgresAudit.class.getResourceAsStream("audit.sql"),
                 AuditSql.class).withSchema(schema.quoted());
     }
 

@@ -1,8 +1,9 @@
 package dev.runnel.sqlite;
 
-import static dev.runnel.sqlite.AuditSql.P.*;
+import static dev.runnel.driver.AuditSql.P.*;
 
 import dev.runnel.AuditRow;
+import dev.runnel.driver.AuditSql;
 import dev.runnel.driver.AuditInsertParams;
 import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
@@ -19,7 +20,7 @@ final class SqliteAudit {
 
     SqliteAudit(SqliteConnections connections) {
         this.connections = connections;
-        this.sql = SqlFile.parse("audit.sql", AuditSql.class.getResourceAsStream("audit.sql"), AuditSql.class);
+        this.sql = SqlFile.parse("audit.sql", SqliteAudit.class.getResourceAsStream("audit.sql"), AuditSql.class);
     }
 
     long insert(AuditInsertParams p) {

@@ -1,15 +1,17 @@
-package dev.runnel.postgres;
+package dev.runnel.driver;
 
-import dev.runnel.driver.SqlFile;
 import java.util.List;
 
-/** The statements of {@code audit.sql}, and the parameters each binds. */
-enum AuditSql implements SqlFile.Statement {
+/**
+ * The statements of a SQL driver's {@code audit.sql}, and the parameters each binds: the same two
+ * statements in each driver's own dialect.
+ */
+public enum AuditSql implements SqlFile.Statement {
     AuditInsert(P.AT, P.ACTOR, P.ACTION, P.TARGET, P.COUNT),
     AuditList(P.BEFORE_ID, P.LIMIT);
 
     /** The parameters of {@code audit.sql}'s statements. */
-    enum P implements SqlFile.Param {
+    public enum P implements SqlFile.Param {
         AT, ACTOR, ACTION, TARGET, COUNT, BEFORE_ID, LIMIT
     }
 
