@@ -3,6 +3,8 @@ package dev.runnel.testkit.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.runnel.Audit;
+import dev.runnel.AuditRow;
 import dev.runnel.InsertOptions;
 import dev.runnel.JobEvent;
 import dev.runnel.JobQuery;
@@ -28,6 +30,35 @@ public abstract class AdminConformance extends DriverConformance {
 
     private JobRow job(long id) {
         return driver.jobGet(id).orElseThrow();
+    }
+
+    @Test
+    void theAuditLogListsEntriesNewestFirstToAnyClientAndPagesBackById() {
+        Runnel writer = inserter();
+        long first = writer.audit().record("ana", "queue.pause", "queue mailers", 1);
+        clock.advance(Duration.ofSeconds(1));
+        long second = writer.audit().record("bo", "job.cancel", "jobs 4, 5", 2);
+        clock.advance(Duration.ofSeconds(1));
+        long third = writer.audit().record("ana", "job.delete", "x".repeat(5_000), 7);
+        assertThat(second).isGreaterThan(first);
+        assertThat(third).isGreaterThan(second);
+
+        Audit audit = inserter().audit();
+        List<AuditRow> newest = audit.list(0, 2);
+        assertThat(newest).extracting(AuditRow::id).containsExactly(third, second);
+        AuditRow cut = newest.getFirst();
+        assertThat(cut.at()).isEqualTo(T0.plusSeconds(2));
+        assertThat(cut.actor()).isEqualTo("ana");
+        assertThat(cut.action()).isEqualTo("job.delete");
+        assertThat(cut.count()).isEqualTo(7);
+        assertThat(cut.target()).hasSize(2_000).endsWith("x\u2026");
+        assertThat(audit.list(second, 10)).containsExactly(new AuditRow(first, T0, "ana", "queue.pause", "queue mailers", 1));
+        assertThat(audit.list(first, 10)).isEmpty();
+        assertThatThrownBy(() -> audit.list(0, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> audit.list(0, Audit.MAX_LIST + 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("between 1 and 1000");
+        assertThatThrownBy(() -> audit.record(null, "job.cancel", "job 1", 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(audit.list(0, Audit.MAX_LIST)).hasSize(3);
     }
 
     @Test
