@@ -146,13 +146,23 @@ public final class Dashboard implements HttpHandler {
             LOG.warn("dashboard: 400 {} {}: {}", req.method(), rawPath(exchange), loggable(e.getMessage()));
             fail(req, page, isApi, 400, e.getMessage());
         } catch (RunnelException e) {
-            fail(req, page, isApi, 409, e.getMessage());
+            // A refusal (a running job cannot be retried) has no cause; a failure below (SQL, the
+            // connection) has one, and its text is not for the page.
+            if (e.getCause() == null) {
+                fail(req, page, isApi, 409, e.getMessage());
+            } else {
+                internalError(req, page, isApi, e);
+            }
         } catch (RuntimeException e) {
-            // The exception's text stays in the log: it may name internals (SQL, paths, classes).
-            String id = HexFormat.of().toHexDigits(ERROR_IDS.nextInt());
-            LOG.error("dashboard: 500 {} {} (error {})", req.method(), rawPath(exchange), id, e);
-            fail(req, page, isApi, 500, "internal error (id " + id + "): the server's log has the details");
+            internalError(req, page, isApi, e);
         }
+    }
+
+    /** A 500 that says "internal error" and an id; the exception's text and trace are in the log line of that id. */
+    private void internalError(Req req, Page page, boolean isApi, RuntimeException e) throws IOException {
+        String id = HexFormat.of().toHexDigits(ERROR_IDS.nextInt());
+        LOG.error("dashboard: 500 {} {} (error {})", req.method(), rawPath(req.exchange), id, e);
+        fail(req, page, isApi, 500, "internal error (id " + id + "): the server's log has the details");
     }
 
     private void route(Req req, List<String> s, boolean isApi) throws IOException {
