@@ -99,6 +99,9 @@ final class ServeCommand implements Callable<Integer> {
                     + " without a password: give users (--user, --users-file or $" + USERS_VARIABLE
                     + "), or --allow-anonymous to serve it open");
         }
+        if (usersFile != null) {
+            warnIfOthersRead(usersFile);
+        }
         RunnelBuilder builder = Runnel.builder().driver(database.open()).autoMigrate(true).stopOnShutdown(true);
         if (demoWorkers) {
             DemoCommand.withWorkers(builder);
@@ -152,7 +155,6 @@ final class ServeCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--users-file " + usersFile + " names no user");
             }
             accounts.addAll(fromFile);
-            warnIfOthersRead(usersFile);
         }
         String variable = System.getenv(USERS_VARIABLE);
         if (variable != null && !variable.isBlank()) {

@@ -110,14 +110,11 @@ public final class RunnelWeb implements AutoCloseable {
         if (server != null) {
             throw new IllegalStateException("the dashboard is started already");
         }
-        if (!address.getAddress().isLoopbackAddress() && !authenticated) {
-            if (!allowAnonymous) {
-                throw new IllegalStateException("a dashboard on " + hostText() + " without users would let anyone who"
-                        + " reaches it see every job and change any: add basicAuth(...) or an authenticator, or"
-                        + " allowAnonymous()");
-            }
-            LOG.warn("the dashboard on {} has no users: anyone who reaches it sees every job and may retry, cancel or"
-                    + " delete any (allowAnonymous)", hostText());
+        boolean open = !address.getAddress().isLoopbackAddress() && !authenticated;
+        if (open && !allowAnonymous) {
+            throw new IllegalStateException("a dashboard on " + hostText() + " without users would let anyone who"
+                    + " reaches it see every job and change any: add basicAuth(...) or an authenticator, or"
+                    + " allowAnonymous()");
         }
         try {
             server = HttpServer.create(address, 0);
@@ -129,6 +126,10 @@ public final class RunnelWeb implements AutoCloseable {
         server.createContext("/", dashboard);
         server.start();
         dashboard.start();
+        if (open) {
+            LOG.warn("the dashboard on {} has no users: anyone who reaches it sees every job and may retry, cancel or"
+                    + " delete any (allowAnonymous)", hostText());
+        }
         return this;
     }
 
@@ -138,11 +139,12 @@ public final class RunnelWeb implements AutoCloseable {
     }
 
     /**
-     * The address it listens on, with the port chosen; before start, the builder's. A wildcard
+     * The address it listens on, as the builder gave it, with the port chosen once started. A wildcard
      * address ({@code 0.0.0.0}, {@code ::}) means every interface of the machine.
      */
     public synchronized InetSocketAddress address() {
-        return server == null ? address : server.getAddress();
+        // The server's own address of a wildcard bind may be the other family's ([::] for 0.0.0.0).
+        return server == null ? address : new InetSocketAddress(address.getAddress(), port());
     }
 
     /**
@@ -156,7 +158,7 @@ public final class RunnelWeb implements AutoCloseable {
 
     private String hostText() {
         String host = address.getAddress().getHostAddress();
-        return (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort();
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + (server == null ? address.getPort() : port());
     }
 
     /** Stops its server (within a second for requests in flight) and its sampler. Idempotent. */
