@@ -307,8 +307,11 @@ public final class Dashboard implements HttpHandler {
         exchange.getResponseHeaders().set("Content-Type", type);
         exchange.getResponseHeaders().set("Cache-Control", "no-store");
         exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
-        exchange.sendResponseHeaders(status, body.length);
-        exchange.getResponseBody().write(body);
+        boolean head = exchange.getRequestMethod().equals("HEAD");
+        exchange.sendResponseHeaders(status, head ? -1 : body.length);
+        if (!head) {
+            exchange.getResponseBody().write(body);
+        }
     }
 
     private static String base(HttpExchange exchange) {
