@@ -72,7 +72,7 @@ final class TableWork implements AutoCloseable {
                     warm(pool, concurrency);
                 } catch (SQLException | RuntimeException e) {
                     pool.close();
-                    throw new IOException("Postgres at " + postgresUrl + " could not lend " + concurrency
+                    throw new IOException("Postgres at " + dev.runnel.Drivers.redact(postgresUrl) + " could not lend " + concurrency
                             + " connections: " + e.getMessage(), e);
                 }
                 String sleep = SQL.get(ScenarioSql.PgSleep).text();

@@ -1,5 +1,6 @@
 package dev.runnel.cli;
 
+import dev.runnel.Drivers;
 import dev.runnel.InsertOptions;
 import dev.runnel.JobArgs;
 import dev.runnel.JobCount;
@@ -33,6 +34,9 @@ import picocli.CommandLine.Model.CommandSpec;
 final class DemoCommand implements Callable<Integer> {
     @Mixin
     DatabaseOption database;
+
+    @Mixin
+    AllowedHostOption allowedHosts;
 
     @Spec
     CommandSpec spec;
@@ -89,6 +93,8 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Flags.between("--port", port, 0, 65_535);
+        allowedHosts.check();
         PrintWriter out = spec.commandLine().getOut();
         String url = database.resolved();
         Runnel runnel = withWorkers(Runnel.builder()
@@ -102,9 +108,9 @@ final class DemoCommand implements Callable<Integer> {
         CountDownLatch done = shutdown.requested();
         try {
             runnel.start();
-            web = RunnelWeb.builder(runnel).port(port).build().start();
-            out.println("demo: working jobs in " + dev.runnel.Drivers.redact(url) + " (Ctrl-C to stop)");
-            out.println("demo: dashboard at " + web.url());
+            web = allowedHosts.apply(RunnelWeb.builder(runnel).port(port)).build().start();
+            out.println("demo: working jobs in " + Drivers.redact(url) + " (Ctrl-C to stop)");
+            out.println("demo: dashboard " + ServeCommand.where(web));
             Thread feeder = Thread.ofPlatform().name("demo-feeder").daemon().start(() -> feed(runnel, done));
             long end = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
             while (System.nanoTime() < end && !done.await(

@@ -1,5 +1,6 @@
 package dev.runnel.cli;
 
+import dev.runnel.Drivers;
 import dev.runnel.Runnel;
 import dev.runnel.bench.JobsTable;
 import dev.runnel.bench.TableWorkload;
@@ -72,7 +73,7 @@ final class JobsTableCommand implements Callable<Integer> {
                 Duration.ofMinutes(2), warmup), out);
         List<TableRow> rows = table.run();
         if (json) {
-            out.println(JobsTable.toJson(rows, storeUrl == null ? "sqlite (a fresh file per row)" : redacted(storeUrl), idle,
+            out.println(JobsTable.toJson(rows, storeUrl == null ? "sqlite (a fresh file per row)" : Drivers.redact(storeUrl), idle,
                     warmup));
         }
         out.flush();
@@ -98,12 +99,7 @@ final class JobsTableCommand implements Callable<Integer> {
         boolean pg = url.startsWith("postgres://") || url.startsWith("postgresql://");
         if (!pg && (postgresOnly || !url.startsWith("sqlite://"))) {
             throw new IllegalArgumentException(flag + " must be a " + (postgresOnly ? "postgres://" : "postgres:// or sqlite://")
-                    + " URL, was '" + url + "'");
+                    + " URL, was '" + Drivers.redact(url) + "'");
         }
-    }
-
-    /** The URL without a password, for the summary. */
-    private static String redacted(String url) {
-        return url.replaceAll("(://[^:/@]+):[^@/]*@", "$1:***@");
     }
 }

@@ -1,5 +1,6 @@
 package dev.runnel.postgres;
 
+import dev.runnel.Drivers;
 import java.io.ByteArrayOutputStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -213,28 +214,7 @@ final class PostgresUrl {
     }
 
     private static IllegalArgumentException invalid(String url, String problem) {
-        return new IllegalArgumentException("database URL '" + redact(url) + "' " + problem);
-    }
-
-    /**
-     * {@code url} with its password masked, for messages about a URL that may not parse: everything
-     * between the user name and the last {@code @} is masked, which covers a password with an
-     * unencoded {@code /} or {@code @} (unlike {@link dev.runnel.Drivers#redact}), as is the value of
-     * any query parameter whose name contains "password".
-     */
-    static String redact(String url) {
-        String out = url;
-        int start = url.indexOf("://");
-        int at = url.lastIndexOf('@');
-        if (start >= 0 && at > start) {
-            int colon = url.indexOf(':', start + 3);
-            if (colon >= 0 && colon < at) {
-                out = url.substring(0, colon + 1) + MASK + url.substring(at);
-            }
-        }
-        // A listen_url is a URL of its own, percent-encoded, that may carry a password anywhere.
-        return out.replaceAll("(?i)([?&][^=&]*password[^=&]*=)[^&#]*", "$1" + MASK)
-                .replaceAll("([?&]listen_url=)[^&#]*", "$1" + MASK);
+        return new IllegalArgumentException("database URL '" + Drivers.redact(url) + "' " + problem);
     }
 
     String user() {

@@ -124,14 +124,6 @@ class PostgresUrlTest {
     }
 
     @Test
-    void redactMasksEverythingBetweenTheUserAndTheLastAt() {
-        assertThat(PostgresUrl.redact("postgres://u:a/b@c@h/d")).isEqualTo("postgres://u:***@h/d");
-        assertThat(PostgresUrl.redact("postgres://u@h/d?password=x&sslmode=require&sslpassword=y"))
-                .isEqualTo("postgres://u@h/d?password=***&sslmode=require&sslpassword=***");
-        assertThat(PostgresUrl.redact("postgres://h/d")).isEqualTo("postgres://h/d");
-    }
-
-    @Test
     void pgbouncerTransactionTurnsOffNamedStatementsAndStartupSets() {
         PostgresUrl url = PostgresUrl.parse("postgres://u@h:6432/d?pgbouncer=transaction&sslmode=require");
         assertThat(url.transactionPooling()).isTrue();

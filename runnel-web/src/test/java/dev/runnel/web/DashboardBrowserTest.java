@@ -59,6 +59,16 @@ class DashboardBrowserTest {
         browser = new ChromeDriver(service, options);
         browser.manage().window().setSize(new Dimension(1280, 900));
         wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+        // Every page records what its Content-Security-Policy blocked, from before its first script runs.
+        browser.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", java.util.Map.of("source",
+                "window.__blocked = []; document.addEventListener('securitypolicyviolation', function (e) {"
+                        + " window.__blocked.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sourceFile + ':'"
+                        + " + e.lineNumber); });"));
+    }
+
+    /** What the Content-Security-Policy blocked on the page shown: nothing, or the page needs something it forbids. */
+    private void assertNothingBlocked(String page) {
+        assertThat(browser.executeScript("return window.__blocked")).as(page).isEqualTo(List.of());
     }
 
     @AfterEach
@@ -109,6 +119,7 @@ class DashboardBrowserTest {
         });
         browser.navigate().refresh();
         wait.until(d -> !d.findElements(By.cssSelector("#chart .uplot")).isEmpty());
+        assertNothingBlocked("overview");
         screenshot("overview");
 
         // The jobs list, filtered by kind through its form.
@@ -130,16 +141,23 @@ class DashboardBrowserTest {
 
         browser.get(web.url("/jobs/" + failed));
         assertThat(browser.findElement(By.id("job-state")).getText()).isEqualTo("discarded");
+        assertNothingBlocked("job");
         screenshot("job");
 
         // Retry it: it runs again and fails again, a second error recorded.
         browser.findElement(By.id("retry")).click();
         Await.until("the retried job's second attempt", () -> web.runnel.jobs().get(failed).orElseThrow().errors().size() == 2);
 
-        // Bulk-cancel a selection of the scheduled jobs.
+        // Bulk-cancel a selection of the scheduled jobs: while jobs are selected the list holds
+        // still (a poll comes and is held), and the selection stays.
         browser.get(web.url("/jobs?state=scheduled"));
+        browser.executeScript("window.__polls = []; document.addEventListener('htmx:confirm', function (e) {"
+                + " if (e.detail.elt.id === 'jobs-table') { window.__polls.push(e.defaultPrevented); } });");
         browser.findElement(By.cssSelector("input.sel[value='" + later.get(0) + "']")).click();
         browser.findElement(By.cssSelector("input.sel[value='" + later.get(1) + "']")).click();
+        wait.until(d -> ((List<?>) browser.executeScript("return window.__polls")).contains(true));
+        assertThat(browser.findElement(By.cssSelector("input.sel[value='" + later.get(0) + "']")).isSelected()).isTrue();
+        assertNothingBlocked("jobs");
         browser.findElement(By.cssSelector("#bulk button[value=cancel]")).click();
         wait.until(ExpectedConditions.urlContains("state=scheduled"));
         assertThat(web.runnel.jobs().get(later.get(0)).orElseThrow().state()).isEqualTo(JobState.CANCELLED);
@@ -153,10 +171,28 @@ class DashboardBrowserTest {
         wait.until(ExpectedConditions.textToBe(By.cssSelector("tr[data-queue=other] button.queue-toggle"), "Resume"));
         assertThat(web.runnel.queues().get("other").orElseThrow().paused()).isTrue();
 
+        // Delete a job from its page: it asks first; dismissed, nothing happens.
+        browser.get(web.url("/jobs/" + later.get(2)));
+        browser.findElement(By.id("delete")).click();
+        wait.until(ExpectedConditions.alertIsPresent()).dismiss();
+        assertThat(web.runnel.jobs().get(later.get(2))).isPresent();
+        browser.findElement(By.id("delete")).click();
+        wait.until(ExpectedConditions.alertIsPresent()).accept();
+        wait.until(ExpectedConditions.urlMatches("/jobs$"));
+        assertThat(web.runnel.jobs().get(later.get(2))).isEmpty();
+
+        // An error page's Back link goes back.
+        browser.get(web.url("/jobs/999999"));
+        assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Not found");
+        assertNothingBlocked("error");
+        browser.findElement(By.cssSelector("a[data-back]")).click();
+        wait.until(ExpectedConditions.urlMatches("/jobs$"));
+
         // Each change is in the audit log.
         browser.get(web.url("/audit"));
         String audit = browser.findElement(By.tagName("table")).getText();
-        assertThat(audit).contains("job.retry").contains("jobs.cancel.selected").contains("queue.pause");
+        assertThat(audit).contains("job.retry").contains("jobs.cancel.selected").contains("queue.pause").contains("job.delete");
+        assertNothingBlocked("audit");
 
         // Dark, when the system prefers it.
         String light = (String) browser.executeScript("return getComputedStyle(document.body).backgroundColor");

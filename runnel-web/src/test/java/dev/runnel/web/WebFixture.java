@@ -78,6 +78,11 @@ final class WebFixture implements AutoCloseable {
         return web.url() + (path.startsWith("/") ? path.substring(1) : path);
     }
 
+    /** The dashboard's origin, which a browser sends with every POST of its pages. */
+    String origin() {
+        return web.url().substring(0, web.url().length() - 1);
+    }
+
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(URI.create(url(path))).GET());
     }
@@ -97,6 +102,7 @@ final class WebFixture implements AutoCloseable {
     HttpResponse<String> post(String path, String json, Optional<String> token) throws IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url(path)))
                 .header("Content-Type", "application/json")
+                .header("Origin", origin())
                 .POST(HttpRequest.BodyPublishers.ofString(json));
         token.ifPresent(t -> b.header("X-CSRF-Token", t));
         return send(b);
@@ -113,6 +119,7 @@ final class WebFixture implements AutoCloseable {
     HttpResponse<String> postForm(String path, String form) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(URI.create(url(path)))
                 .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Origin", origin())
                 .POST(HttpRequest.BodyPublishers.ofString(form)));
     }
 

@@ -139,8 +139,14 @@ final class JsonApi {
         long changed;
         if (body.has("ids")) {
             JsonNode ids = body.get("ids");
+            if (!ids.isArray()) {
+                throw new IllegalArgumentException("\"ids\" must be an array of job ids, was " + ids.getNodeType().name().toLowerCase());
+            }
             long[] array = new long[ids.size()];
             for (int i = 0; i < array.length; i++) {
+                if (!ids.get(i).canConvertToExactIntegral() || !ids.get(i).canConvertToLong()) {
+                    throw new IllegalArgumentException("\"ids\" must hold whole numbers, was " + ids.get(i));
+                }
                 array[i] = ids.get(i).asLong();
             }
             changed = ops.selection(req.user(), action, array);

@@ -1,8 +1,27 @@
-// Runnel dashboard: the CSRF token on every htmx request, select-all, and the throughput chart.
+// Runnel dashboard: the CSRF token on every htmx request, polls that hold while the tab is hidden
+// or jobs are selected, confirmations, the error page's Back link, select-all, and the throughput
+// chart. Behaviour lives here, none in the pages: the Content-Security-Policy allows no inline script.
 (function () {
   var token = document.querySelector('meta[name="csrf-token"]');
   document.addEventListener('htmx:configRequest', function (e) {
     if (token) { e.detail.headers['X-CSRF-Token'] = token.content; }
+  });
+  // A poll (hx-trigger "every ...") waits while nobody looks, and the jobs list holds still while
+  // jobs are selected: a refresh would drop the selection.
+  document.addEventListener('htmx:confirm', function (e) {
+    var elt = e.detail.elt;
+    if (!/^every /.test(elt.getAttribute('hx-trigger') || '')) { return; }
+    if (document.visibilityState !== 'visible' || elt.querySelector('input.sel:checked')) { e.preventDefault(); }
+  });
+  // <form data-confirm="Delete this job?">: asks before it posts.
+  document.addEventListener('submit', function (e) {
+    var form = e.target;
+    if (form && form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) { e.preventDefault(); }
+  });
+  // <a data-back href="...">: back to the page before, or to the link's page when there is none.
+  document.addEventListener('click', function (e) {
+    var link = e.target && e.target.closest ? e.target.closest('a[data-back]') : null;
+    if (link && window.history.length > 1) { e.preventDefault(); window.history.back(); }
   });
   document.addEventListener('change', function (e) {
     if (e.target && e.target.id === 'select-all') {
