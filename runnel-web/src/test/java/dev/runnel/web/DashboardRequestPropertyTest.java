@@ -68,7 +68,7 @@ import net.jqwik.api.lifecycle.BeforeTry;
  * in front of the file only inserts and never starts, so nothing else changes a job meanwhile.
  * Bounded: a few hundred requests in all, a few seconds per property.
  */
-class DashboardRequestProperties {
+class DashboardRequestPropertyTest {
     private static final List<String> NAMES = Stream.concat(Stream.of("default", "other"),
             DashboardApiScenario.TRICKY_NAMES.stream()).toList();
     private static final List<String> STATES = List.of("available", "scheduled", "running", "retryable", "completed",
@@ -275,7 +275,7 @@ class DashboardRequestProperties {
                 Arbitraries.of(NAMES).map(DashboardApiScenario::segment),
                 Arbitraries.strings().withChars("abcXYZ019-._~!$&'()*+,;=:@%/").ofMaxLength(10),
                 Arbitraries.strings().all().ofMaxLength(8).map(DashboardApiScenario::segment),
-                Arbitraries.strings().all().ofMaxLength(6).map(DashboardRequestProperties::requestTargetSafe),
+                Arbitraries.strings().all().ofMaxLength(6).map(DashboardRequestPropertyTest::requestTargetSafe),
                 Arbitraries.strings().withChars("0123456789abcdefABCDEFxz%").ofMaxLength(8).map(s -> "%" + s),
                 Arbitraries.longs().map(String::valueOf));
     }
