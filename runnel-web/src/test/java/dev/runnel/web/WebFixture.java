@@ -47,19 +47,28 @@ final class WebFixture implements AutoCloseable {
         }
     }
 
+    /** A job of any kind: its kind is what the test names it, so no worker runs it. */
+    record Named(String kind, String note) implements JobArgs {}
+
     final Runnel runnel;
     final RunnelWeb web;
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private Optional<String> auth = Optional.empty();
 
     WebFixture(Driver driver, java.util.function.UnaryOperator<RunnelWeb.Builder> settings) {
-        runnel = Runnel.builder().driver(driver).autoMigrate(true)
+        this(driver, java.util.List.of(), settings);
+    }
+
+    /** Also works {@code queues}, one job at a time each. */
+    WebFixture(Driver driver, java.util.List<String> queues, java.util.function.UnaryOperator<RunnelWeb.Builder> settings) {
+        var builder = Runnel.builder().driver(driver).autoMigrate(true)
                 .queue("default", 4).queue("other", 2)
                 .worker(Greet.class, job -> job.recordOutput(java.util.Map.of("greeted", job.args().name())))
                 .worker(Fail.class, job -> {
                     throw new IllegalStateException(job.args().note());
-                })
-                .build();
+                });
+        queues.forEach(q -> builder.queue(q, 1));
+        runnel = builder.build();
         runnel.start();
         web = settings.apply(RunnelWeb.builder(runnel).port(0)).build().start();
     }

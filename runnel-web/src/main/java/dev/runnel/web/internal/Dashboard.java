@@ -133,7 +133,7 @@ public final class Dashboard implements HttpHandler {
             reply(exchange, 400, "malformed request: " + e.getMessage());
             return;
         }
-        boolean isApi = !s.isEmpty() && s.getFirst().equals("api");
+        boolean isApi = req.isApi();
         Page page = page(req, "Runnel", "");
         try {
             route(req, s, isApi);
@@ -239,7 +239,7 @@ public final class Dashboard implements HttpHandler {
         if (first.equals("jobs") && s.size() == 2 && s.get(1).equals("bulk")) {
             JobAction action = JobAction.parse(req.param("action").orElse(""));
             if (req.param("scope").orElse("").equals("filter")) {
-                ops.filter(req.user(), action, JobFilter.from(req));
+                ops.filter(req.user(), action, JobFilter.bulkForm(req));
             } else {
                 long[] ids = req.params("id").stream().filter(v -> !v.isBlank()).mapToLong(JsonApi::id).toArray();
                 ops.selection(req.user(), action, ids);

@@ -28,9 +28,11 @@ import gg.jte.output.StringOutput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /** The HTML pages: each gathers its data through the public API and renders its compiled template. */
@@ -78,21 +80,26 @@ final class HtmlPages {
         List<JobRow> rows = found.jobs();
         Views.Counts counts = data.counts();
         List<Tab> tabs = new ArrayList<>();
-        tabs.add(new Tab("All", page.href("/jobs") + qs(filter.withState(Optional.empty()), Map.of()),
+        tabs.add(new Tab("All", page.href("/jobs") + filter.withState(Optional.empty()).query(Map.of()),
                 filter.state().isEmpty(), Views.count(counts.all(), counts.exact()), "st-all"));
         for (JobState s : JobState.values()) {
-            tabs.add(new Tab(s.dbName(), page.href("/jobs") + qs(filter.withState(Optional.of(s)), Map.of()),
+            tabs.add(new Tab(s.dbName(), page.href("/jobs") + filter.withState(Optional.of(s)).query(Map.of()),
                     filter.state().equals(Optional.of(s)),
                     Views.count(counts.total().get(s), counts.exact() || s != JobState.COMPLETED), "st-" + s.dbName()));
         }
         Operations.Cursors cursors = Operations.Cursors.of(found, after, before);
         Optional<Long> newerThan = first ? Optional.empty() : cursors.newerThan();
-        Optional<String> newer = newerThan.map(id -> page.href("/jobs") + qs(filter, Map.of("before", Long.toString(id))));
-        Optional<String> older = cursors.olderThan().map(id -> page.href("/jobs") + qs(filter, Map.of("after", Long.toString(id))));
+        Optional<String> newer = newerThan.map(id -> page.href("/jobs") + filter.query(Map.of("before", Long.toString(id))));
+        Optional<String> older = cursors.olderThan().map(id -> page.href("/jobs") + filter.query(Map.of("after", Long.toString(id))));
+        Map<String, String> confirm = new LinkedHashMap<>();
+        for (JobAction a : JobAction.values()) {
+            confirm.put(a.word(), page.href("/jobs/confirm") + filter.query(Map.of("action", a.word())));
+        }
         JobsView v = new JobsView(rows, filter.state().map(JobState::dbName).orElse(""), filter.queue().orElse(""),
                 filter.kind().orElse(""), filter.tag().orElse(""), filter.id().map(String::valueOf).orElse(""),
-                filter.args().orElse(""), tabs, page.href("/partials/jobs") + qs(filter, Map.of()),
-                filter.queryString(Map.of()), newer, older, first, Views.names(counts.byQueue()), found.partial());
+                filter.args().orElse(""), tabs, page.href("/partials/jobs") + filter.query(Map.of()),
+                page.href("/jobs") + filter.query(Map.of()), confirm, newer, older, first, Views.names(counts.byQueue()),
+                found.partial());
         if (partial) {
             send(req, 200, o -> Jtejobs_tableGenerated.render(o, null, page, v));
         } else {
@@ -106,14 +113,18 @@ final class HtmlPages {
         send(req, 200, o -> JtejobGenerated.render(o, null, page, job));
     }
 
+    /**
+     * The confirmation of a bulk change by filter: each key and value of the filter, or that there
+     * is none and so every job is meant, and how many jobs it matches now. A parameter that is not
+     * a filter key is refused, so that the page never shows a wider change than was asked for.
+     */
     void confirm(Req req, Page page) throws IOException {
         JobAction action = JobAction.parse(req.param("action").orElse(""));
-        JobFilter filter = JobFilter.from(req);
-        filter.query();
+        JobFilter filter = JobFilter.strict(req, Set.of("action"));
         Operations.Matches m = ops.count(filter);
-        String back = page.href("/jobs") + qs(filter, Map.of());
-        ConfirmView v = new ConfirmView(action.word(), filter.describe(),
-                (m.atLeast() ? "at least " : "") + Views.count(m.count(), true), filter.params(), back);
+        String back = page.href("/jobs") + filter.query(Map.of());
+        ConfirmView v = new ConfirmView(action.word(), filter.params(),
+                (m.atLeast() ? "at least " : "") + Views.count(m.count(), true), back, filter.isEmpty());
         send(req, 200, o -> JteconfirmGenerated.render(o, null, page, v));
     }
 
@@ -136,17 +147,12 @@ final class HtmlPages {
         long before = req.param("before").map(HtmlPages::cursor).orElse(0L);
         List<AuditRow> rows = ops.audit(before, 100);
         Optional<String> older = rows.size() < 100 ? Optional.empty()
-                : Optional.of(page.href("/audit?before=" + rows.getLast().id()));
+                : Optional.of(page.href("/audit" + Urls.query("before", Long.toString(rows.getLast().id()))));
         send(req, 200, o -> JteauditGenerated.render(o, null, page, rows, older));
     }
 
     void error(Req req, Page page, int status, String message) throws IOException {
         send(req, status, o -> JteerrorGenerated.render(o, null, page, status, message));
-    }
-
-    private static String qs(JobFilter filter, Map<String, String> extra) {
-        String q = filter.queryString(extra);
-        return q.isEmpty() ? "" : "?" + q;
     }
 
     private static long cursor(String value) {

@@ -42,6 +42,13 @@ final class Json {
         }
     }
 
+    /** The keys of object {@code node}, in their order. */
+    static List<String> keys(JsonNode node) {
+        List<String> keys = new java.util.ArrayList<>();
+        node.fieldNames().forEachRemaining(keys::add);
+        return keys;
+    }
+
     /** {@code json} indented for people; as it is when it does not parse. */
     static String pretty(String json) {
         try {
@@ -79,6 +86,53 @@ final class Json {
         m.put("attempted_at", time(j.attemptedAt()));
         m.put("finalized_at", time(j.finalizedAt()));
         m.put("errors", j.errors().stream().map(Json::error).toList());
+        return m;
+    }
+
+    /**
+     * A job as a listing carries it: what {@link #job} has, but its args, output and last error
+     * cut to {@link Views#PREVIEW} characters each (see {@link #preview}), and neither its
+     * metadata nor its errors' traces: {@code GET /api/jobs/{id}} returns the whole job.
+     */
+    static Map<String, Object> jobPreview(JobRow j) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", j.id());
+        m.put("kind", j.kind());
+        m.put("state", j.state().dbName());
+        m.put("queue", j.queue());
+        m.put("priority", j.priority());
+        m.put("attempt", j.attempt());
+        m.put("max_attempts", j.maxAttempts());
+        m.put("args_preview", preview(j.args()));
+        m.put("output_preview", j.output().map(Json::preview).orElse(null));
+        m.put("tags", j.tags());
+        m.put("attempted_by", j.attemptedBy());
+        m.put("created_at", j.createdAt().toString());
+        m.put("scheduled_at", j.scheduledAt().toString());
+        m.put("attempted_at", time(j.attemptedAt()));
+        m.put("finalized_at", time(j.finalizedAt()));
+        m.put("error_count", j.errors().size());
+        m.put("last_error", j.errors().isEmpty() ? null : errorPreview(j.errors().getLast()));
+        return m;
+    }
+
+    /**
+     * {@code text} as a listing shows it: {@code {"text": its first characters, "truncated": whether
+     * some are left out, "size": its whole length in bytes of UTF-8}}.
+     */
+    static Map<String, Object> preview(String text) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("text", Views.cut(text));
+        m.put("truncated", Views.cuts(text));
+        m.put("size", Views.utf8Length(text));
+        return m;
+    }
+
+    private static Map<String, Object> errorPreview(JobError e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("attempt", e.attempt());
+        m.put("at", e.at().toString());
+        m.put("message_preview", preview(e.message()));
         return m;
     }
 
@@ -141,8 +195,8 @@ final class Json {
         return m;
     }
 
-    static List<Map<String, Object>> jobs(List<JobRow> rows) {
-        return rows.stream().map(Json::job).toList();
+    static List<Map<String, Object>> jobPreviews(List<JobRow> rows) {
+        return rows.stream().map(Json::jobPreview).toList();
     }
 
     private static String time(Optional<Instant> t) {

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The JSON API under {@code /api}: what every page shows, and every change it makes. Reads are
@@ -24,6 +25,15 @@ import java.util.Optional;
  */
 final class JsonApi {
     private static final String JSON = "application/json; charset=utf-8";
+    /**
+     * The largest page {@code GET /api/jobs} returns: {@value}. Each job in it is a preview (about
+     * a kilobyte at most), so that a page stays about a megabyte.
+     */
+    static final int MAX_LIMIT = 1_000;
+    /** What {@code GET /api/jobs} takes besides a filter. */
+    private static final Set<String> LIST_PARAMS = Set.of("after", "before", "limit", "whole");
+    /** The keys of a bulk change's body. */
+    private static final List<String> BULK_KEYS = List.of("action", "ids", "filter", "all");
 
     private final Runnel runnel;
     private final Snapshots data;
@@ -56,7 +66,7 @@ final class JsonApi {
                         jobs(req);
                     } else if (s.get(1).equals("count")) {
                         // What a bulk change by this filter would touch, as the confirmation page shows it.
-                        Operations.Matches m = ops.count(JobFilter.from(req));
+                        Operations.Matches m = ops.count(JobFilter.strict(req, Set.of()));
                         send(req, Map.of("count", m.count(), "at_least", m.atLeast()));
                     } else {
                         long id = id(s.get(1));
@@ -106,7 +116,7 @@ final class JsonApi {
     }
 
     private void jobs(Req req) throws IOException {
-        JobQuery query = JobFilter.from(req).query();
+        JobQuery query = JobFilter.strict(req, LIST_PARAMS).query();
         Optional<Long> after = req.param("after").map(JsonApi::id);
         Optional<Long> before = req.param("before").map(JsonApi::id);
         if (after.isPresent()) {
@@ -118,56 +128,89 @@ final class JsonApi {
         if (limit.isPresent()) {
             query = query.limit(limit.get());
         }
-        // whole=true reads every id until the page is full; otherwise a filter no index serves stops
-        // after about 50 ms with what it found ("partial"), and next_after goes on from there.
-        boolean whole = req.param("whole").map(Boolean::parseBoolean).orElse(false);
-        JobPage page = whole ? JobPage.listed(query, runnel.jobs().list(query)) : ops.search(query);
+        // A filter no index serves stops after the search budget (50 ms by default) with what it
+        // found ("partial"), and next_after goes on from there; whole=true, for operators, reads on
+        // until the page is full, for at most Operations.WHOLE_BUDGET.
+        boolean whole = req.param("whole").map(v -> bool("whole", v)).orElse(false);
+        JobPage page = whole ? ops.whole(req.user(), query) : ops.search(query);
         List<JobRow> rows = page.jobs();
         Operations.Cursors cursors = Operations.Cursors.of(page, after, before);
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("jobs", Json.jobs(rows));
+        m.put("jobs", Json.jobPreviews(rows));
         m.put("partial", page.partial());
         m.put("next_after", cursors.olderThan().orElse(null));
         m.put("prev_before", cursors.newerThan().orElse(null));
         send(req, m);
     }
 
-    /** {"action": "cancel", "ids": [1, 2]} or {"action": "cancel", "filter": {"state": "available", "queue": "q"}}. */
+    /**
+     * {"action": "cancel", "ids": [1, 2]}, {"action": "cancel", "filter": {"state": "available",
+     * "queue": "q"}}, or {"action": "cancel", "all": true} for every job. Every key and value is
+     * checked before anything changes: a misspelt key is a 400, never a wider change.
+     */
     private void bulk(Req req) throws IOException {
         JsonNode body = Json.read(req.body());
-        JobAction action = JobAction.parse(body.path("action").asText(""));
+        if (!body.isObject()) {
+            throw new IllegalArgumentException("a bulk change is a JSON object such as {\"action\": \"cancel\","
+                    + " \"ids\": [1, 2]}");
+        }
+        for (String name : Json.keys(body)) {
+            if (!BULK_KEYS.contains(name)) {
+                throw new IllegalArgumentException("unknown key \"" + (name.length() <= 64 ? name : name.substring(0, 64)
+                        + "…") + "\" in a bulk change; known keys: " + String.join(", ", BULK_KEYS));
+            }
+        }
+        JsonNode a = body.path("action");
+        if (!a.isTextual()) {
+            throw new IllegalArgumentException("\"action\" must be retry, cancel or delete, was "
+                    + (a.isMissingNode() ? "missing" : JobFilter.shown(a)));
+        }
+        JobAction action = JobAction.parse(a.asText());
+        JsonNode ids = body.path("ids");
+        JsonNode filter = body.path("filter");
+        JsonNode allNode = body.path("all");
+        if (!allNode.isMissingNode() && !allNode.isNull() && !allNode.isBoolean()) {
+            throw new IllegalArgumentException("\"all\" must be true or false, was " + JobFilter.shown(allNode));
+        }
+        boolean all = allNode.asBoolean(false);
+        boolean byIds = !ids.isMissingNode() && !ids.isNull();
+        boolean byFilter = !filter.isMissingNode() && !filter.isNull();
+        if (byIds && (byFilter || all)) {
+            throw new IllegalArgumentException("give \"ids\" or a \"filter\" (or \"all\": true), not both");
+        }
         long changed;
-        if (body.has("ids")) {
-            JsonNode ids = body.get("ids");
-            if (!ids.isArray()) {
-                throw new IllegalArgumentException("\"ids\" must be an array of job ids, was " + ids.getNodeType().name().toLowerCase());
-            }
-            long[] array = new long[ids.size()];
-            for (int i = 0; i < array.length; i++) {
-                if (!ids.get(i).canConvertToExactIntegral() || !ids.get(i).canConvertToLong()) {
-                    throw new IllegalArgumentException("\"ids\" must hold whole numbers, was " + ids.get(i));
-                }
-                array[i] = ids.get(i).asLong();
-            }
-            changed = ops.selection(req.user(), action, array);
-        } else if (body.has("filter")) {
-            JsonNode f = body.get("filter");
-            JobFilter filter = new JobFilter(text(f, "state").map(v -> JobState.fromDb(v)), text(f, "queue"),
-                    text(f, "kind"), text(f, "tag"), text(f, "id").map(JsonApi::id), text(f, "args"));
-            changed = ops.filter(req.user(), action, filter);
+        if (byIds) {
+            changed = ops.selection(req.user(), action, ids(ids));
+        } else if (byFilter || all) {
+            JobFilter f = byFilter ? JobFilter.fromJson(filter) : JobFilter.NONE;
+            changed = ops.filter(req.user(), action, new JobFilter.Bulk(f, all));
         } else {
-            throw new IllegalArgumentException("a bulk change needs \"ids\" (an array) or \"filter\" (an object)");
+            throw new IllegalArgumentException("a bulk change needs \"ids\" (an array of job ids), a \"filter\" (an"
+                    + " object), or \"all\": true for every job");
         }
         send(req, Map.of("action", action.word(), "changed", changed));
     }
 
-    private static Optional<String> text(JsonNode node, String field) {
-        JsonNode v = node.get(field);
-        if (v == null || v.isNull()) {
-            return Optional.empty();
+    /** A bulk change's {@code "ids"}: an array of job ids (whole numbers above 0). */
+    private static long[] ids(JsonNode ids) {
+        if (!ids.isArray()) {
+            throw new IllegalArgumentException("\"ids\" must be an array of job ids such as [1, 2], was "
+                    + JobFilter.shown(ids));
         }
-        String s = v.isTextual() ? v.asText() : v.toString();
-        return s.isBlank() ? Optional.empty() : Optional.of(s);
+        if (ids.size() > Operations.MAX_SELECTION) {
+            throw new IllegalArgumentException("a selection may hold at most " + Operations.MAX_SELECTION + " jobs,"
+                    + " was " + ids.size() + "; act on a filter instead");
+        }
+        long[] array = new long[ids.size()];
+        for (int i = 0; i < array.length; i++) {
+            JsonNode v = ids.get(i);
+            if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 1) {
+                throw new IllegalArgumentException("\"ids\"[" + i + "] must be a job id (a whole number above 0),"
+                        + " was " + JobFilter.shown(v));
+            }
+            array[i] = v.asLong();
+        }
+        return array;
     }
 
     private static Map<String, Long> byName(Map<JobState, Long> counts) {
@@ -193,11 +236,24 @@ final class JsonApi {
     }
 
     private static int limit(String value) {
+        int limit;
         try {
-            return Integer.parseInt(value);
+            limit = Integer.parseInt(value);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("limit must be a whole number, was " + value);
+            limit = 0;
         }
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException("limit must be a whole number from 1 to " + MAX_LIMIT + ", was " + value);
+        }
+        return limit;
+    }
+
+    private static boolean bool(String name, String value) {
+        return switch (value) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(name + " must be true or false, was " + value);
+        };
     }
 
     static void send(Req req, Object value) throws IOException {

@@ -17,14 +17,21 @@ public final class Models {
     /** A state tab of the jobs page. */
     public record Tab(String label, String href, boolean active, String count, String cssClass) {}
 
-    /** The jobs page: its filter's values, tabs, rows and links to the pages either side. */
+    /**
+     * The jobs page: its filter's values, tabs, rows, its own link ({@code here}, the filter's first
+     * page), the links to confirm a bulk change by its filter (by action) and to the pages either side.
+     */
     public record JobsView(List<JobRow> rows, String state, String queue, String kind, String tag, String id,
-            String args, List<Tab> tabs, String partialHref, String filterQuery, Optional<String> newer,
-            Optional<String> older, boolean firstPage, List<String> queues, boolean stoppedEarly) {}
+            String args, List<Tab> tabs, String partialHref, String here, Map<String, String> confirmHrefs,
+            Optional<String> newer, Optional<String> older, boolean firstPage, List<String> queues,
+            boolean stoppedEarly) {}
 
-    /** The confirmation of a bulk change by filter, with the count it will change. */
-    public record ConfirmView(String action, String description, String count, Map<String, String> filter,
-            String back) {}
+    /**
+     * The confirmation of a bulk change by filter: the filter's keys and values, the count it will
+     * change, and whether it has no filter ({@code every} job).
+     */
+    public record ConfirmView(String action, Map<String, String> filter, String count, String back,
+            boolean every) {}
 
     /** A queue and its counts by state. */
     public record QueueView(QueueRow row, Map<JobState, Long> counts) {}

@@ -29,6 +29,13 @@ final class Operations {
     static final long COUNT_CAP = JobQuery.MAX_LIMIT;
     /** How long counting a filter's matches before a bulk change may read: {@value} ms. */
     static final long COUNT_TIME_MILLIS = 100;
+    /**
+     * How long a listing asked for whole ({@code whole=true}) reads at most: {@value #WHOLE_SECONDS} s.
+     * A bound on one request's work that a script can wait on; past it the page says it is
+     * partial and where to go on, as a search's does.
+     */
+    static final long WHOLE_SECONDS = 5;
+    static final Duration WHOLE_BUDGET = Duration.ofSeconds(WHOLE_SECONDS);
     /** A selection may name at most this many jobs; larger sets go by filter. */
     static final int MAX_SELECTION = 1_000;
 
@@ -69,6 +76,21 @@ final class Operations {
     /** A page of the jobs {@code query} matches, as a person searching gets it ({@code Jobs.search}). */
     JobPage search(JobQuery query) {
         return runnel.jobs().search(query, searchBudget);
+    }
+
+    /**
+     * A page of the jobs {@code query} matches read whole, for an operator: every id from the cursor
+     * until the page is full, but for at most {@link #WHOLE_BUDGET} (or the search budget, when
+     * that is longer), after which the page is partial and goes on from where it stopped. A
+     * read-only user gets {@link Forbidden}: a whole read of a table of millions is seconds of the
+     * database's time, for anyone who may only look.
+     */
+    JobPage whole(WebUser user, JobQuery query) {
+        if (!user.role().mayAct()) {
+            throw new Forbidden(user.name() + " is read-only: only an operator may read a listing whole (whole=true);"
+                    + " leave it out to search, and follow next_after");
+        }
+        return runnel.jobs().search(query, searchBudget.compareTo(WHOLE_BUDGET) > 0 ? searchBudget : WHOLE_BUDGET);
     }
 
     /**
@@ -131,9 +153,18 @@ final class Operations {
         return changed;
     }
 
-    /** Applies {@code action} to every job {@code filter} matches; returns how many changed. */
-    long filter(WebUser user, JobAction action, JobFilter filter) {
+    /**
+     * Applies {@code action} to every job the filter matches; returns how many changed. An empty
+     * filter is refused unless {@link JobFilter.Bulk#all()} says every job is meant, as the CLI
+     * refuses a bulk change without a filter or {@code --all}.
+     */
+    long filter(WebUser user, JobAction action, JobFilter.Bulk bulk) {
         requireOperator(user);
+        JobFilter filter = bulk.filter();
+        if (filter.isEmpty() && !bulk.all()) {
+            throw new IllegalArgumentException("an empty filter matches every job: give a filter (" + String.join(", ",
+                    JobFilter.KEYS) + "), or \"all\": true to " + action.word() + " every job");
+        }
         JobQuery query = filter.query().limit(BULK_PAGE);
         long changed = switch (action) {
             case RETRY -> runnel.jobs().retry(query);

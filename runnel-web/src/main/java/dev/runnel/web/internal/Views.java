@@ -26,7 +26,56 @@ public final class Views {
      */
     public static final String JOBS_POLL = "every 5s";
 
+    /**
+     * At most this many characters of a job's args, output or error a listing shows (the API's
+     * lists and the jobs table): {@value}. A page of a thousand jobs stays well under a megabyte
+     * whatever the jobs hold; the job's own page and {@code GET /api/jobs/{id}} show it whole.
+     */
+    public static final int PREVIEW = 256;
+
     private Views() {}
+
+    /** The first {@link #PREVIEW} characters of {@code s} (a surrogate pair kept whole). */
+    public static String cut(String s) {
+        if (s.length() <= PREVIEW) {
+            return s;
+        }
+        int end = Character.isHighSurrogate(s.charAt(PREVIEW - 1)) ? PREVIEW - 1 : PREVIEW;
+        return s.substring(0, end);
+    }
+
+    /** Whether {@link #cut} leaves some of {@code s} out. */
+    public static boolean cuts(String s) {
+        return s.length() > PREVIEW;
+    }
+
+    /** How many bytes {@code s} takes as UTF-8, counted without encoding it. */
+    public static long utf8Length(String s) {
+        long n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                n++;
+            } else if (c < 0x800) {
+                n += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                n += 4;
+                i++;
+            } else {
+                n += 3;
+            }
+        }
+        return n;
+    }
+
+    /** A size for people: {@code 812 B}, {@code 4.1 KB}, {@code 10.0 MB}. */
+    public static String bytes(long n) {
+        if (n < 1_000) {
+            return n + " B";
+        }
+        return n < 1_000_000 ? String.format(java.util.Locale.ROOT, "%.1f KB", n / 1e3)
+                : String.format(java.util.Locale.ROOT, "%.1f MB", n / 1e6);
+    }
 
     /** Counts by state, summed over queues, and by queue then state; {@code exact} false when any is estimated. */
     public record Counts(Map<JobState, Long> total, Map<String, Map<JobState, Long>> byQueue, boolean exact) {
