@@ -325,12 +325,13 @@ public final class Dashboard implements HttpHandler {
                 + (exchange.getRequestURI().getRawQuery() == null ? "" : "?" + exchange.getRequestURI().getRawQuery()));
     }
 
-    /** {@code text} fit for one log line: control characters replaced, at most 300 characters. */
+    /** {@code text} fit for one log line: control characters, lone surrogates and non-characters replaced, at most 300 characters. */
     static String loggable(String text) {
         if (text == null) {
             return "";
         }
-        String line = text.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
+        String line = text.codePoints().map(c -> Character.isISOControl(c) || !Character.isDefined(c)
+                        || Character.getType(c) == Character.SURROGATE || (c & 0xFFFE) == 0xFFFE ? '?' : c)
                 .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
         return line.length() > 300 ? line.substring(0, 300) + "..." : line;
     }
