@@ -1,6 +1,5 @@
 package dev.runnel;
 
-import dev.runnel.driver.Times;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,12 +26,22 @@ public final class InsertOptions {
     /** The longest tag accepted: {@value} characters. */
     public static final int MAX_TAG_LENGTH = 255;
     /**
-     * The latest {@link Builder#scheduledAt} stored, 9999-12-31T23:59:59.999999Z: a later time,
-     * such as {@link Instant#MAX} for "never", is stored as this one.
+     * The latest {@link Builder#scheduledAt} stored, 9999-12-31T23:59:59.999999Z, the last instant
+     * with a four-digit year: a later time, such as {@link Instant#MAX} for "never", is stored as
+     * this one, which still means never. Both databases keep it (Postgres' timestamptz reaches the
+     * year 294276; SQLite stores microseconds in a 64-bit integer), and every tool that reads the
+     * tables renders it. Snooze and retry delays stop at it too.
      */
-    public static final Instant MAX_SCHEDULED_AT = Times.MAX;
-    /** The earliest {@link Builder#scheduledAt} accepted, 0001-01-01T00:00:00Z: an earlier one is refused. */
-    public static final Instant MIN_SCHEDULED_AT = Times.MIN;
+    public static final Instant MAX_SCHEDULED_AT = Instant.parse("9999-12-31T23:59:59.999999Z");
+    /**
+     * The earliest {@link Builder#scheduledAt} accepted, 0001-01-01T00:00:00Z, the first instant
+     * with a four-digit year: an earlier one is refused. Times before 1970 are ordinary (a job
+     * back-dated to come first, a test clock) and kept as given; a time before the year 1 is
+     * almost always a sentinel such as {@link Instant#MIN} that was not meant as a time, and
+     * Postgres counts those years differently (there is no year 0 before 1 BC), so it is refused
+     * rather than moved.
+     */
+    public static final Instant MIN_SCHEDULED_AT = Instant.parse("0001-01-01T00:00:00Z");
 
     /** No options: everything falls back to its default. */
     public static final InsertOptions NONE = builder().build();
@@ -219,7 +228,14 @@ public final class InsertOptions {
          * (such as {@link Instant#MIN}) is refused.
          */
         public Builder scheduledAt(Instant scheduledAt) {
-            this.scheduledAt = Times.storable(scheduledAt, "scheduledAt");
+            if (scheduledAt == null) {
+                throw new IllegalArgumentException("scheduledAt must not be null");
+            }
+            if (scheduledAt.isBefore(MIN_SCHEDULED_AT)) {
+                throw new IllegalArgumentException("scheduledAt must not be before " + MIN_SCHEDULED_AT + ", was "
+                        + scheduledAt);
+            }
+            this.scheduledAt = scheduledAt.isAfter(MAX_SCHEDULED_AT) ? MAX_SCHEDULED_AT : scheduledAt;
             return this;
         }
 

@@ -2,7 +2,6 @@ package dev.runnel;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.runnel.internal.JsonText;
 import dev.runnel.json.PeriodicDigest;
 import dev.runnel.json.RunnelJson;
 import java.time.Duration;
@@ -173,12 +172,6 @@ public final class PeriodicJob {
         if (schedule == null) {
             throw new IllegalArgumentException("schedule of periodic job " + name + " must not be null");
         }
-        // Its size is checked by the client that stores it, against that client's limit.
-        long size = JsonText.scan(args);
-        if (size < 0) {
-            throw new IllegalArgumentException("periodic job " + name + ": args of kind " + kind + ": "
-                    + JsonText.problemAt(args, (int) (-1 - size)));
-        }
         return new PeriodicJob(name, schedule, kind, args, source, defaults, defaults, CatchUp.SKIP, false);
     }
 
@@ -291,19 +284,12 @@ public final class PeriodicJob {
     }
 
     private static String encodeMetadata(String name, InsertOptions options) {
-        String json;
         try {
-            json = RunnelJson.WRITER.writeValueAsString(options.metadata().orElse(java.util.Map.of()));
+            return RunnelJson.WRITER.writeValueAsString(options.metadata().orElse(java.util.Map.of()));
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("metadata of periodic job " + name + " cannot be encoded as JSON: "
                     + e.getOriginalMessage(), e);
         }
-        long size = JsonText.scan(json);
-        if (size < 0) {
-            throw new IllegalArgumentException("metadata of periodic job " + name + ": "
-                    + JsonText.problemAt(json, (int) (-1 - size)));
-        }
-        return json;
     }
 
     /** {@code json} compacted, when it is a JSON object; an {@link IllegalArgumentException} otherwise. */

@@ -6,7 +6,6 @@ import com.cronutils.model.definition.CronDefinition;
 import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
-import dev.runnel.driver.Times;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,7 +43,7 @@ public final class Schedule {
      * The longest interval: from the epoch to the end of the year 9999, the latest time Runnel
      * stores. A longer one would first tick after it: it would never fire.
      */
-    public static final Duration MAX_INTERVAL = Duration.ofSeconds(Times.MAX.getEpochSecond());
+    public static final Duration MAX_INTERVAL = Duration.ofSeconds(InsertOptions.MAX_SCHEDULED_AT.getEpochSecond());
     /** The zone of a schedule given none. */
     public static final ZoneId UTC = ZoneId.of("UTC");
     /** The prefix of an interval's text. */
@@ -141,7 +140,7 @@ public final class Schedule {
         }
         if (interval.compareTo(MAX_INTERVAL) > 0) {
             throw new IllegalArgumentException("interval must be at most " + MAX_INTERVAL.toSeconds() + " s (its first"
-                    + " tick would come after " + Times.MAX + ", so it would never fire), was " + interval);
+                    + " tick would come after " + InsertOptions.MAX_SCHEDULED_AT + ", so it would never fire), was " + interval);
         }
         return new Schedule(EVERY + interval, UTC, interval, null);
     }

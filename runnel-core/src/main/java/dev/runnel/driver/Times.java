@@ -1,25 +1,15 @@
 package dev.runnel.driver;
 
+import dev.runnel.InsertOptions;
 import java.time.Duration;
 import java.time.Instant;
 
 /** Instants as microseconds since the epoch, the precision Runnel stores. Internal SPI. */
 public final class Times {
-    /**
-     * The latest time Runnel stores, 9999-12-31T23:59:59.999999Z: within what both databases keep
-     * (Postgres' timestamptz reaches the year 294276; SQLite stores microseconds in a 64-bit
-     * integer), the last instant with a four-digit year, which every tool that reads the tables
-     * renders, and far enough that a clamped schedule, snooze or retry delay still means "never".
-     */
-    public static final Instant MAX = Instant.parse("9999-12-31T23:59:59.999999Z");
-    /**
-     * The earliest time Runnel stores, 0001-01-01T00:00:00Z, the first instant with a four-digit
-     * year. Times before 1970 are ordinary (a job back-dated to come first, a test clock) and kept
-     * as given; a time before the year 1 is almost always a sentinel such as {@link Instant#MIN}
-     * that was not meant as a time, and Postgres writes those years "BC", so such a time is
-     * refused rather than moved.
-     */
-    public static final Instant MIN = Instant.parse("0001-01-01T00:00:00Z");
+    /** The latest time Runnel stores: {@link InsertOptions#MAX_SCHEDULED_AT}, which says why. */
+    public static final Instant MAX = InsertOptions.MAX_SCHEDULED_AT;
+    /** The earliest time Runnel stores: {@link InsertOptions#MIN_SCHEDULED_AT}, which says why. */
+    public static final Instant MIN = InsertOptions.MIN_SCHEDULED_AT;
 
     private Times() {}
 
@@ -44,25 +34,6 @@ public final class Times {
     /** {@code instant} cut to microseconds, as it reads back from the database. */
     public static Instant truncate(Instant instant) {
         return fromMicros(toMicros(instant));
-    }
-
-    /**
-     * {@code at} as Runnel stores it, checked where a time is given ({@code option} names it in
-     * the message): a time after {@link #MAX} is {@code MAX} (so {@link Instant#MAX}, a natural
-     * "never", stays never), one before {@link #MIN} is refused with an
-     * {@link IllegalArgumentException} quoting it, and any other is kept as it is.
-     */
-    public static Instant storable(Instant at, String option) {
-        if (at == null) {
-            throw new IllegalArgumentException(option + " must not be null");
-        }
-        if (at.isAfter(MAX)) {
-            return MAX;
-        }
-        if (at.isBefore(MIN)) {
-            throw new IllegalArgumentException(option + " must not be before " + MIN + ", was " + at);
-        }
-        return at;
     }
 
     /**

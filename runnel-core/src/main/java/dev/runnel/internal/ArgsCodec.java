@@ -110,12 +110,17 @@ public final class ArgsCodec {
         } catch (JsonProcessingException e) {
             throw RunnelJson.notEncodable("metadata of a job of kind " + kind, e);
         }
+        checkMetadata(json, kind);
+        return json;
+    }
+
+    /** Checks the metadata of a job of {@code kind}, as JSON, for what cannot be stored as given (see {@link JsonText}). */
+    public static void checkMetadata(String json, String kind) {
         long size = JsonText.scan(json);
         if (size < 0) {
             throw new IllegalArgumentException("metadata of a job of kind " + kind + ": "
                     + JsonText.problemAt(json, (int) (-1 - size)));
         }
-        return json;
     }
 
     /**
