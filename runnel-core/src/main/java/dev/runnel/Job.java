@@ -147,8 +147,8 @@ public final class Job<T extends JobArgs> {
      * leaves no row, so its output is kept nowhere; the call still succeeds.
      *
      * @throws IllegalArgumentException when {@code value} is null, cannot be encoded as JSON, holds
-     *     a NUL character (which Postgres cannot store) or a lone surrogate (which UTF-8 cannot), or takes more than
-     *     {@value #MAX_OUTPUT_BYTES} bytes encoded
+     *     a NUL character (which Postgres cannot store) or a lone surrogate (which UTF-8 cannot), or
+     *     takes more than {@value #MAX_OUTPUT_BYTES} bytes encoded
      */
     public void recordOutput(Object value) {
         if (value == null) {

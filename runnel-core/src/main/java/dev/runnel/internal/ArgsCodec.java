@@ -21,7 +21,7 @@ public final class ArgsCodec {
      * and every listing; large data belongs elsewhere, with a reference to it in the args.
      */
     public static final int DEFAULT_MAX_ARGS_BYTES = 1 << 20;
-    /** The largest args limit a client takes: a Postgres jsonb value holds at most 255 MiB. */
+    /** The largest args limit a client takes: 268,435,455 bytes, the most a Postgres jsonb value holds. */
     public static final int MAX_ARGS_BYTES = (1 << 28) - 1;
 
     /** Runnel's default, for code that has no client at hand (a periodic job being defined). */
