@@ -25,6 +25,23 @@ public final class InsertOptions {
     public static final int MAX_NAME_LENGTH = 128;
     /** The longest tag accepted: {@value} characters. */
     public static final int MAX_TAG_LENGTH = 255;
+    /**
+     * The latest {@link Builder#scheduledAt} stored, 9999-12-31T23:59:59.999999Z, the last instant
+     * with a four-digit year: a later time, such as {@link Instant#MAX} for "never", is stored as
+     * this one, which still means never. Both databases keep it (Postgres' timestamptz reaches the
+     * year 294276; SQLite stores microseconds in a 64-bit integer), and every tool that reads the
+     * tables renders it. Snooze and retry delays stop at it too.
+     */
+    public static final Instant MAX_SCHEDULED_AT = Instant.parse("9999-12-31T23:59:59.999999Z");
+    /**
+     * The earliest {@link Builder#scheduledAt} accepted, 0001-01-01T00:00:00Z, the first instant
+     * with a four-digit year: an earlier one is refused. Times before 1970 are ordinary (a job
+     * back-dated to come first, a test clock) and kept as given; a time before the year 1 is
+     * almost always a sentinel such as {@link Instant#MIN} that was not meant as a time, and
+     * Postgres counts those years differently (there is no year 0 before 1 BC), so it is refused
+     * rather than moved.
+     */
+    public static final Instant MIN_SCHEDULED_AT = Instant.parse("0001-01-01T00:00:00Z");
 
     /** No options: everything falls back to its default. */
     public static final InsertOptions NONE = builder().build();
@@ -134,7 +151,10 @@ public final class InsertOptions {
         return List.copyOf(tags);
     }
 
-    /** Checks a name (queue, kind, periodic job): 1 to 128 characters, no control characters, no outer whitespace. */
+    /**
+     * Checks a name (queue, kind, periodic job): 1 to 128 characters, no control characters, no
+     * lone surrogates, no outer whitespace.
+     */
     static String validateName(String option, String value) {
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException(option + " must not be blank");
@@ -149,10 +169,22 @@ public final class InsertOptions {
         // NUL and other control characters are refused here, not by the database at write time:
         // Postgres rejects NUL in text, and a name with a newline or escape code garbles every log
         // line and listing it appears in.
+        // A lone surrogate (half of a character, from a string cut in the middle of one) cannot be
+        // encoded as UTF-8: the driver would store '?' in its place, a name other than the one given.
         for (int i = 0; i < value.length(); i++) {
-            if (Character.isISOControl(value.charAt(i))) {
+            char c = value.charAt(i);
+            if (Character.isISOControl(c)) {
                 throw new IllegalArgumentException(option + " must not contain control characters, found U+"
-                        + String.format("%04X", (int) value.charAt(i)) + " at index " + i);
+                        + String.format("%04X", (int) c) + " at index " + i);
+            }
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+                    i++;
+                } else {
+                    throw new IllegalArgumentException(option + " must not contain a lone surrogate (half of a"
+                            + " character, which cannot be stored as UTF-8), found U+" + String.format("%04X", (int) c)
+                            + " at index " + i);
+                }
             }
         }
         return value;
@@ -188,12 +220,22 @@ public final class InsertOptions {
             return this;
         }
 
-        /** When the job becomes available; default now. A time in the past means now. */
+        /**
+         * When the job becomes available; default now. A time in the past means now (and sorts
+         * the job before those scheduled later). Stored to the microsecond; a time after
+         * {@link #MAX_SCHEDULED_AT} (such as {@link Instant#MAX}, for a job that waits until it is
+         * retried by hand) is stored as that time, and one before {@link #MIN_SCHEDULED_AT}
+         * (such as {@link Instant#MIN}) is refused.
+         */
         public Builder scheduledAt(Instant scheduledAt) {
             if (scheduledAt == null) {
                 throw new IllegalArgumentException("scheduledAt must not be null");
             }
-            this.scheduledAt = scheduledAt;
+            if (scheduledAt.isBefore(MIN_SCHEDULED_AT)) {
+                throw new IllegalArgumentException("scheduledAt must not be before " + MIN_SCHEDULED_AT + ", was "
+                        + scheduledAt);
+            }
+            this.scheduledAt = scheduledAt.isAfter(MAX_SCHEDULED_AT) ? MAX_SCHEDULED_AT : scheduledAt;
             return this;
         }
 

@@ -3,8 +3,8 @@ package dev.runnel;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectReader;
+import dev.runnel.internal.JsonText;
 import dev.runnel.json.RunnelJson;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -147,8 +147,8 @@ public final class Job<T extends JobArgs> {
      * leaves no row, so its output is kept nowhere; the call still succeeds.
      *
      * @throws IllegalArgumentException when {@code value} is null, cannot be encoded as JSON, holds
-     *     a NUL character (which Postgres cannot store), or takes more than
-     *     {@value #MAX_OUTPUT_BYTES} bytes encoded
+     *     a NUL character (which Postgres cannot store) or a lone surrogate (which UTF-8 cannot), or
+     *     takes more than {@value #MAX_OUTPUT_BYTES} bytes encoded
      */
     public void recordOutput(Object value) {
         if (value == null) {
@@ -161,33 +161,17 @@ public final class Job<T extends JobArgs> {
             throw new IllegalArgumentException("the output of job " + row.id() + " cannot be encoded as JSON: "
                     + e.getOriginalMessage(), e);
         }
-        if (json.length() > MAX_OUTPUT_BYTES / 3) {
-            int bytes = json.getBytes(StandardCharsets.UTF_8).length;
-            if (bytes > MAX_OUTPUT_BYTES) {
-                throw new IllegalArgumentException("the output of job " + row.id() + " is " + bytes
-                        + " bytes as JSON, more than the " + MAX_OUTPUT_BYTES + " allowed: store a large result"
-                        + " elsewhere and record where it is");
-            }
+        long size = JsonText.scan(json);
+        if (size < 0) {
+            throw new IllegalArgumentException("the output of job " + row.id() + ": "
+                    + JsonText.problemAt(json, (int) (-1 - size)));
         }
-        if (holdsNul(json)) {
-            throw new IllegalArgumentException("the output of job " + row.id() + " holds a NUL character, which"
-                    + " Postgres cannot store in JSON");
+        if (size > MAX_OUTPUT_BYTES) {
+            throw new IllegalArgumentException("the output of job " + row.id() + " is " + size
+                    + " bytes as JSON, more than the " + MAX_OUTPUT_BYTES + " allowed: store a large result"
+                    + " elsewhere and record where it is");
         }
         context.recordOutput(json);
-    }
-
-    /** Whether {@code json} holds the escape of a NUL character (not an escaped backslash before "u0000"). */
-    private static boolean holdsNul(String json) {
-        for (int i = json.indexOf("\\u0000"); i >= 0; i = json.indexOf("\\u0000", i + 1)) {
-            int backslashes = 0;
-            for (int j = i; j >= 0 && json.charAt(j) == '\\'; j--) {
-                backslashes++;
-            }
-            if (backslashes % 2 == 1) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override

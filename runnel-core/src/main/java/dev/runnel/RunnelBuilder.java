@@ -30,6 +30,14 @@ import java.util.Map;
  * changes nothing.
  */
 public final class RunnelBuilder {
+    /**
+     * Default {@link #maxArgsBytes}: 1 MiB (1,048,576 bytes) of JSON. A job's args travel with
+     * every claim and are read by every listing; large data belongs elsewhere, with a reference to
+     * it in the args.
+     */
+    public static final int DEFAULT_MAX_ARGS_BYTES = ArgsCodec.DEFAULT_MAX_ARGS_BYTES;
+    /** The largest {@link #maxArgsBytes}: 268,435,455 bytes, what a Postgres jsonb value holds. */
+    public static final int MAX_ARGS_BYTES = ArgsCodec.MAX_ARGS_BYTES;
     /** Default {@link #fetchPollInterval}: 1 s. */
     public static final Duration DEFAULT_FETCH_POLL_INTERVAL = Duration.ofSeconds(1);
     /** Default {@link #fetchCooldown}: 100 ms. */
@@ -90,6 +98,7 @@ public final class RunnelBuilder {
     private Duration jobCountInterval = DEFAULT_JOB_COUNT_INTERVAL;
     /** Null for Runnel's default. */
     private ObjectMapper objectMapper;
+    private int maxArgsBytes = DEFAULT_MAX_ARGS_BYTES;
     private final Map<String, PeriodicJob> periodicJobs = new LinkedHashMap<>();
     private final Map<JobState, Duration> retention = new EnumMap<>(Map.of(
             JobState.COMPLETED, DEFAULT_COMPLETED_RETENTION,
@@ -311,6 +320,22 @@ public final class RunnelBuilder {
      */
     public RunnelBuilder objectMapper(ObjectMapper mapper) {
         this.objectMapper = require("objectMapper", mapper);
+        return this;
+    }
+
+    /**
+     * The largest args this client inserts, in bytes of their JSON as UTF-8, the same on every
+     * driver: a larger job is refused at insert ({@link IllegalArgumentException} naming its kind,
+     * its size and this limit), before anything of its call is written, whether inserted alone,
+     * in a batch, in a transaction, or declared as a periodic job. Between 2 (the JSON {@code {}})
+     * and {@value #MAX_ARGS_BYTES}; default {@value #DEFAULT_MAX_ARGS_BYTES}.
+     */
+    public RunnelBuilder maxArgsBytes(int maxArgsBytes) {
+        if (maxArgsBytes < 2 || maxArgsBytes > MAX_ARGS_BYTES) {
+            throw new IllegalArgumentException("maxArgsBytes must be between 2 and " + MAX_ARGS_BYTES + ", was "
+                    + maxArgsBytes);
+        }
+        this.maxArgsBytes = maxArgsBytes;
         return this;
     }
 
@@ -544,7 +569,8 @@ public final class RunnelBuilder {
             throw new IllegalArgumentException("rescueThreshold (" + rescueThreshold + ") must not be less than"
                     + " jobTimeout (" + jobTimeout + "): a job would be rescued while it may still run");
         }
-        ArgsCodec codec = objectMapper == null ? ArgsCodec.DEFAULT : ArgsCodec.of(objectMapper);
+        ArgsCodec codec = (objectMapper == null ? ArgsCodec.DEFAULT : ArgsCodec.of(objectMapper))
+                .withMaxArgsBytes(maxArgsBytes);
         ClientConfig config = new ClientConfig(clientId, clock, withExecutors(), units, listeners,
                 new Hooks(insertMiddleware, workMiddleware, errorHandler), codec, runtimeListeners, jobCountInterval,
                 periodicJobs.values().stream().map(job -> encoded(job, codec)).toList(),
@@ -557,8 +583,19 @@ public final class RunnelBuilder {
         return new Runnel(config, new ClientCore(config, driver));
     }
 
-    /** {@code job} with its args as {@code codec} writes them (the default wrote them already). */
+    /**
+     * {@code job} with its args as {@code codec} writes them (the default wrote them already),
+     * its args checked as those of an insert are (within the client's {@link #maxArgsBytes}, and
+     * nothing in them that cannot be stored as given) and its metadata as an insert's metadata is.
+     */
     static PeriodicJob encoded(PeriodicJob job, ArgsCodec codec) {
-        return codec == ArgsCodec.DEFAULT ? job : job.encodedWith(codec::encodeArgs);
+        PeriodicJob encoded = codec.writesAsDefault() ? job : job.encodedWith(codec::encodeArgs);
+        try {
+            codec.checkArgs(encoded.args(), encoded.kind());
+            ArgsCodec.checkMetadata(encoded.metadata(), encoded.kind());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("periodic job " + job.name() + ": " + e.getMessage(), e);
+        }
+        return encoded;
     }
 }

@@ -39,6 +39,11 @@ import java.util.Optional;
 public final class Schedule {
     /** The shortest interval: 1 s. */
     public static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+    /**
+     * The longest interval: from the epoch to the end of the year 9999, the latest time Runnel
+     * stores. A longer one would first tick after it: it would never fire.
+     */
+    public static final Duration MAX_INTERVAL = Duration.ofSeconds(InsertOptions.MAX_SCHEDULED_AT.getEpochSecond());
     /** The zone of a schedule given none. */
     public static final ZoneId UTC = ZoneId.of("UTC");
     /** The prefix of an interval's text. */
@@ -122,7 +127,8 @@ public final class Schedule {
 
     /**
      * Every {@code interval}, ticks aligned to the epoch. Throws {@link IllegalArgumentException},
-     * naming the interval, when it is shorter than {@link #MIN_INTERVAL} or not whole seconds.
+     * naming the interval, when it is shorter than {@link #MIN_INTERVAL}, longer than
+     * {@link #MAX_INTERVAL}, or not whole seconds.
      */
     public static Schedule every(Duration interval) {
         if (interval == null) {
@@ -131,6 +137,10 @@ public final class Schedule {
         if (interval.compareTo(MIN_INTERVAL) < 0 || interval.toNanosPart() != 0) {
             throw new IllegalArgumentException("interval must be whole seconds, at least " + MIN_INTERVAL.toSeconds()
                     + " s, was " + interval);
+        }
+        if (interval.compareTo(MAX_INTERVAL) > 0) {
+            throw new IllegalArgumentException("interval must be at most " + MAX_INTERVAL.toSeconds() + " s (its first"
+                    + " tick would come after " + InsertOptions.MAX_SCHEDULED_AT + ", so it would never fire), was " + interval);
         }
         return new Schedule(EVERY + interval, UTC, interval, null);
     }

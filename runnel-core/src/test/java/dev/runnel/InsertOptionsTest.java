@@ -33,4 +33,24 @@ class InsertOptionsTest {
         assertThat(InsertOptions.builder().tags("ok_tag", "with-dash", "x1").scheduledAt(Instant.EPOCH).build().tags())
                 .contains(List.of("ok_tag", "with-dash", "x1"));
     }
+
+    @Test
+    void aScheduledTimeAfterTheLatestStorableIsThatTimeAndOneBeforeTheYearOneIsRefused() {
+        assertThat(InsertOptions.builder().scheduledAt(Instant.MAX).build().scheduledAt())
+                .contains(Instant.parse("9999-12-31T23:59:59.999999Z"));
+        Instant last = Instant.parse("9999-12-31T23:59:59.999999999Z");
+        assertThat(InsertOptions.builder().scheduledAt(last).build().scheduledAt()).contains(InsertOptions.MAX_SCHEDULED_AT);
+        Instant first = Instant.parse("0001-01-01T00:00:00Z");
+        assertThat(InsertOptions.builder().scheduledAt(first).build().scheduledAt()).contains(first);
+        assertThatThrownBy(() -> InsertOptions.builder().scheduledAt(first.minusNanos(1)))
+                .hasMessage("scheduledAt must not be before 0001-01-01T00:00:00Z, was 0000-12-31T23:59:59.999999999Z");
+    }
+
+    @Test
+    void aTimeTooFarToCountInMicrosecondsIsRefusedNotWrappedAround() {
+        assertThatThrownBy(() -> dev.runnel.driver.Times.toMicros(Instant.MAX)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(Instant.MAX.toString());
+        assertThatThrownBy(() -> dev.runnel.driver.Times.toMicros(Instant.MIN)).hasMessageContaining(Instant.MIN.toString());
+        assertThat(dev.runnel.driver.Times.toMicros(Instant.parse("1960-01-01T00:00:00.000001Z"))).isEqualTo(-315_619_199_999_999L);
+    }
 }

@@ -120,6 +120,11 @@ class ScheduleTest {
         assertThatThrownBy(() -> Schedule.every(Duration.ZERO)).hasMessageContaining("PT0S");
         assertThatThrownBy(() -> Schedule.every(Duration.ofSeconds(-5))).hasMessageContaining("PT-5S");
         assertThatThrownBy(() -> Schedule.every(null)).hasMessageContaining("interval");
+        assertThatThrownBy(() -> Schedule.every(Duration.ofSeconds(Long.MAX_VALUE)))
+                .hasMessageContaining("PT" + Long.MAX_VALUE / 3600 + "H").hasMessageContaining("never fire");
+        Schedule longest = Schedule.every(Schedule.MAX_INTERVAL);
+        assertThat(longest.next(T0)).contains(Instant.parse("9999-12-31T23:59:59Z"));
+        assertThatThrownBy(() -> Schedule.every(Schedule.MAX_INTERVAL.plusSeconds(1))).hasMessageContaining("at most");
         assertThatThrownBy(() -> Schedule.parse("@every 5 minutes", "UTC")).hasMessageContaining("'5 minutes'");
         assertThatThrownBy(() -> Schedule.every(Duration.ofMinutes(1)).withZone(ZoneId.of("Europe/Berlin")))
                 .hasMessageContaining("@every PT1M");

@@ -1,22 +1,30 @@
 package dev.runnel.driver;
 
+import dev.runnel.InsertOptions;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 
 /** Instants as microseconds since the epoch, the precision Runnel stores. Internal SPI. */
 public final class Times {
-    /**
-     * The latest time Runnel stores, 9999-12-31T23:59:59Z: within what both databases keep
-     * (Postgres' timestamptz reaches the year 294276; SQLite stores microseconds in a 64-bit
-     * integer), and far enough that a clamped snooze or retry delay still means "not soon".
-     */
-    public static final Instant MAX = Instant.parse("9999-12-31T23:59:59Z");
+    /** The latest time Runnel stores: {@link InsertOptions#MAX_SCHEDULED_AT}, which says why. */
+    public static final Instant MAX = InsertOptions.MAX_SCHEDULED_AT;
+    /** The earliest time Runnel stores: {@link InsertOptions#MIN_SCHEDULED_AT}, which says why. */
+    public static final Instant MIN = InsertOptions.MIN_SCHEDULED_AT;
 
     private Times() {}
 
+    /**
+     * {@code instant} in microseconds since the epoch; an {@link IllegalArgumentException} naming it
+     * when that does not fit in a long (beyond about 292,000 years of the epoch), never a value
+     * wrapped around to another time.
+     */
     public static long toMicros(Instant instant) {
-        return TimeUnit.SECONDS.toMicros(instant.getEpochSecond()) + instant.getNano() / 1000;
+        try {
+            return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1000);
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("time " + instant + " cannot be stored: Runnel stores times from " + MIN
+                    + " to " + MAX);
+        }
     }
 
     public static Instant fromMicros(long micros) {

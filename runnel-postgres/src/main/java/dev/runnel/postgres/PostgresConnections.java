@@ -38,7 +38,7 @@ final class PostgresConnections implements AutoCloseable {
 
     private final DataSource dataSource;
     private final AutoCloseable ownedPool;
-    private final Runnable evictPool;
+    private final ConnectionLoss loss;
     private final String description;
     private final String where;
     private final PostgresListener.ConnectionSource direct;
@@ -50,19 +50,20 @@ final class PostgresConnections implements AutoCloseable {
 
     /**
      * @param ownedPool the pool to close with the driver, or null when the application owns it
-     * @param evictPool retires every connection of the pool, when a lost connection suggests the
-     *     others are lost too; a no-op for an application's pool, which is not ours to manage
+     * @param loss told when a connection is found lost (it retires the pool's connections, but an
+     *     application's, which is not ours to manage, and logs the event once) and when operations
+     *     work again
      * @param description where the database is, for messages: never a password
      * @param where where the server is, as "cannot connect to Postgres ..." goes on: {@code at
      *     host:port/database}, or {@code through the application's DataSource}
      * @param direct opens one connection outside the pool, to tell fast why the server cannot be
      *     reached before any connection has been made; null when there is no such way
      */
-    PostgresConnections(DataSource dataSource, AutoCloseable ownedPool, Runnable evictPool, String description,
+    PostgresConnections(DataSource dataSource, AutoCloseable ownedPool, ConnectionLoss loss, String description,
             String where, PostgresListener.ConnectionSource direct) {
         this.dataSource = dataSource;
         this.ownedPool = ownedPool;
-        this.evictPool = evictPool;
+        this.loss = loss;
         this.description = description;
         this.where = where;
         this.direct = direct;
@@ -78,7 +79,9 @@ final class PostgresConnections implements AutoCloseable {
                 connection.setAutoCommit(true);
             }
             try {
-                return work.run(connection);
+                T result = work.run(connection);
+                loss.working();
+                return result;
             } finally {
                 if (!autoCommit) {
                     connection.setAutoCommit(false);
@@ -97,6 +100,7 @@ final class PostgresConnections implements AutoCloseable {
             try {
                 T result = work.run(connection);
                 connection.commit();
+                loss.working();
                 return result;
             } catch (SQLException | RuntimeException e) {
                 rollbackQuietly(connection, e);
@@ -116,11 +120,11 @@ final class PostgresConnections implements AutoCloseable {
      * skips its liveness check for a connection used in the last half second: each would fail one
      * more operation, and a retrying producer would back off once per dead connection. So every
      * pooled connection is retired now, idle ones closed at once and busy ones when returned, and
-     * the retry gets a fresh one.
+     * the retry gets a fresh one; the event is logged once ({@link ConnectionLoss}).
      */
     private RuntimeException lost(String operation, SQLException e) {
         if (connectionLost(e)) {
-            evictPool.run();
+            loss.lost(operation + " failed: " + rootMessage(e));
         }
         return failure(operation, e);
     }

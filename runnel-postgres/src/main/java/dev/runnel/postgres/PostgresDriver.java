@@ -142,18 +142,20 @@ public final class PostgresDriver implements Driver {
     private final PostgresListener.ConnectionSource listenerSource;
     private final DataSource dataSource;
     private final Set<PostgresListener> listeners = ConcurrentHashMap.newKeySet();
+    private final ConnectionLoss loss;
 
     /**
      * @param listenerSource opens the listener's connection; null when the driver cannot listen
      *     (behind a transaction pooler with no direct URL for it), and then the client polls
      */
     PostgresDriver(PostgresSchema schema, String description, String where, DataSource dataSource,
-            AutoCloseable ownedPool, Runnable evictPool, PostgresListener.ConnectionSource listenerSource,
+            AutoCloseable ownedPool, ConnectionLoss loss, PostgresListener.ConnectionSource listenerSource,
             PostgresListener.ConnectionSource direct) {
         this.schema = schema;
         this.description = description;
-        this.connections = new PostgresConnections(dataSource, ownedPool, evictPool,
-                description + " (schema " + schema + ")", where, direct);
+        this.connections = new PostgresConnections(dataSource, ownedPool, loss, described(description, schema), where,
+                direct);
+        this.loss = loss;
         this.jobs = new PostgresJobs(schema, connections);
         this.cluster = new PostgresCluster(schema, connections);
         this.admin = new PostgresAdmin(schema, connections);
@@ -498,10 +500,15 @@ public final class PostgresDriver implements Driver {
             throw new IllegalStateException("the Postgres driver for " + description + " does not listen: it is"
                     + " behind a transaction pooler with no listen URL (supportsListenNotify() is false)");
         }
-        PostgresListener listener = PostgresListener.start(listenerSource, schema.channel(), description,
+        PostgresListener listener = PostgresListener.start(listenerSource, schema.channel(), description, loss,
                 queueInserted, listeners::remove);
         listeners.add(listener);
         return listener;
+    }
+
+    /** Where the database is and which schema, for messages: never a password. */
+    static String described(String description, PostgresSchema schema) {
+        return description + " (schema " + schema + ")";
     }
 
     /** Stops every listener and, when the driver built it, closes the pool. Idempotent. */

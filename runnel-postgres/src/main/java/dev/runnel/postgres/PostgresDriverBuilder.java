@@ -153,8 +153,9 @@ public final class PostgresDriverBuilder {
             PostgresListener.ConnectionSource listener = listenUrl != null
                     ? listenerSource(listenUrl, chosen, timeoutSeconds())
                     : pooled ? null : dataSource::getConnection;
-            return new PostgresDriver(chosen, "the application's DataSource", "through the application's DataSource",
-                    dataSource, null, () -> {}, listener, null);
+            String description = "the application's DataSource";
+            return new PostgresDriver(chosen, description, "through the application's DataSource", dataSource, null,
+                    new ConnectionLoss(PostgresDriver.described(description, chosen), () -> {}), listener, null);
         }
         PostgresSchema chosen = schema != null ? schema
                 : url.schema().orElseGet(() -> PostgresSchema.of("schema", PostgresDriver.DEFAULT_SCHEMA));
@@ -167,10 +168,12 @@ public final class PostgresDriverBuilder {
         // lends to others the moment it returns: with nowhere else to listen, the client polls.
         PostgresListener.ConnectionSource listener = listenAt != null ? listenerSource(listenAt, chosen, timeoutSeconds)
                 : pooled ? null : listenerSource(url, chosen, timeoutSeconds);
-        HikariDataSource pool = PostgresPool.create(url, props, maxPoolSize, connectTimeout);
+        PostgresPool.Owned owned = PostgresPool.create(url, props, maxPoolSize, connectTimeout,
+                PostgresDriver.described(url.description(), chosen));
+        HikariDataSource pool = owned.pool();
         try {
-            return new PostgresDriver(chosen, url.description(), "at " + url.description(), pool, pool,
-                    () -> PostgresPool.evictAll(pool), listener, () -> DriverManager.getConnection(jdbcUrl, props));
+            return new PostgresDriver(chosen, url.description(), "at " + url.description(), pool, pool, owned.loss(),
+                    listener, () -> DriverManager.getConnection(jdbcUrl, props));
         } catch (RuntimeException e) {
             pool.close();
             throw e;

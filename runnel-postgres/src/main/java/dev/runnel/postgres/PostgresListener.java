@@ -43,6 +43,7 @@ final class PostgresListener implements AutoCloseable {
     private final ConnectionSource source;
     private final String channel;
     private final String description;
+    private final ConnectionLoss loss;
     private final Consumer<String> consumer;
     private final Consumer<PostgresListener> onClose;
     private final Thread thread;
@@ -51,11 +52,12 @@ final class PostgresListener implements AutoCloseable {
     private Connection connection;
     private PGConnection notifications;
 
-    private PostgresListener(ConnectionSource source, String channel, String description, Consumer<String> consumer,
-            Consumer<PostgresListener> onClose) {
+    private PostgresListener(ConnectionSource source, String channel, String description, ConnectionLoss loss,
+            Consumer<String> consumer, Consumer<PostgresListener> onClose) {
         this.source = source;
         this.channel = channel;
         this.description = description;
+        this.loss = loss;
         this.consumer = consumer;
         this.onClose = onClose;
         this.thread = Thread.ofPlatform().daemon().name("runnel-postgres-listener-" + channel).unstarted(this::loop);
@@ -63,12 +65,13 @@ final class PostgresListener implements AutoCloseable {
 
     /**
      * Starts listening. The first connection is opened before this returns, so that an insert made
-     * after it is seen; if it cannot be, the thread keeps trying in the background. {@code onClose}
-     * is told when the listener has been closed.
+     * after it is seen; if it cannot be, the thread keeps trying in the background. A lost
+     * connection, and its return, are told to {@code loss}, which logs the event once for the
+     * whole driver. {@code onClose} is told when the listener has been closed.
      */
-    static PostgresListener start(ConnectionSource source, String channel, String description,
+    static PostgresListener start(ConnectionSource source, String channel, String description, ConnectionLoss loss,
             Consumer<String> consumer, Consumer<PostgresListener> onClose) {
-        PostgresListener listener = new PostgresListener(source, channel, description, consumer, onClose);
+        PostgresListener listener = new PostgresListener(source, channel, description, loss, consumer, onClose);
         try {
             listener.connect();
         } catch (SQLException e) {
@@ -105,7 +108,8 @@ final class PostgresListener implements AutoCloseable {
             try {
                 if (connection == null) {
                     connect();
-                    LOG.info("Postgres listener for {} is listening again", description);
+                    LOG.debug("Postgres listener for {} is listening again", description);
+                    loss.working();
                     backoff = BACKOFF_FIRST_MILLIS;
                 }
                 PGNotification[] arrived = notifications.getNotifications(POLL_MILLIS);
@@ -126,7 +130,8 @@ final class PostgresListener implements AutoCloseable {
                 connection = null;
                 notifications = null;
                 long delay = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
-                LOG.warn("Postgres listener for {} lost its connection ({}); reconnecting in {} ms", description,
+                loss.lost("the listener's connection failed: " + PostgresConnections.rootMessage(e));
+                LOG.debug("Postgres listener for {} lost its connection ({}); reconnecting in {} ms", description,
                         PostgresConnections.rootMessage(e), delay);
                 sleep(delay);
                 backoff = Math.min(backoff * 2, BACKOFF_MAX_MILLIS);

@@ -1,9 +1,11 @@
 -- The Postgres driver's job statements. {schema} is the driver's validated, quoted schema.
 -- Every statement that returns jobs returns the columns in the order PostgresRows decodes.
 -- Times come from the client's clock: as bound timestamptz values, or, in batches, as bigint
--- microseconds since the epoch, turned into timestamptz by exact integer arithmetic
--- (timestamptz 'epoch' + n * interval '1 microsecond'; to_timestamp(n / 1e6) goes through a
--- double and can lose the last microsecond).
+-- microseconds since the epoch, turned into timestamptz exactly: whole seconds and the
+-- microseconds left over are added apart (timestamptz 'epoch' + n / 1000000 * interval '1 second'
+-- + n % 1000000 * interval '1 microsecond'), since an interval multiplied by a number goes through
+-- a double, which holds the microseconds since the epoch exactly only until the year 2255, and
+-- to_timestamp(n / 1e6) does not even that.
 
 -- name: JobInsertMany
 -- The whole batch in one statement. Ids are drawn in input order inside a materialised CTE (so
@@ -24,8 +26,8 @@ inserted AS (
     INSERT INTO {schema}.runnel_job
         (id, kind, args, queue, priority, state, created_at, scheduled_at, max_attempts, tags, metadata)
     SELECT id, kind, args::jsonb, queue, priority, state::{schema}.runnel_job_state,
-           timestamptz 'epoch' + created_at * interval '1 microsecond',
-           timestamptz 'epoch' + scheduled_at * interval '1 microsecond',
+           timestamptz 'epoch' + created_at / 1000000 * interval '1 second' + created_at % 1000000 * interval '1 microsecond',
+           timestamptz 'epoch' + scheduled_at / 1000000 * interval '1 second' + scheduled_at % 1000000 * interval '1 microsecond',
            max_attempts, ARRAY(SELECT jsonb_array_elements_text(tags::jsonb)), metadata::jsonb
     FROM input
 )
@@ -56,8 +58,8 @@ inserted AS (
         (id, kind, args, queue, priority, state, created_at, scheduled_at, max_attempts, tags, metadata,
          unique_key, unique_states)
     SELECT id, kind, args::jsonb, queue, priority, state::{schema}.runnel_job_state,
-           timestamptz 'epoch' + created_at * interval '1 microsecond',
-           timestamptz 'epoch' + scheduled_at * interval '1 microsecond',
+           timestamptz 'epoch' + created_at / 1000000 * interval '1 second' + created_at % 1000000 * interval '1 microsecond',
+           timestamptz 'epoch' + scheduled_at / 1000000 * interval '1 second' + scheduled_at % 1000000 * interval '1 microsecond',
            max_attempts, ARRAY(SELECT jsonb_array_elements_text(tags::jsonb)), metadata::jsonb,
            unique_key, unique_states::bit(8)
     FROM input
@@ -301,11 +303,11 @@ WHERE j.state = 'running' AND j.queue = :queue AND j.attempted_at = :now
 -- claimed again, changes nothing. The ids written come back. Times are in microseconds.
 UPDATE {schema}.runnel_job j
 SET state = 'completed',
-    finalized_at = timestamptz 'epoch' + batch.finalized_at * interval '1 microsecond'
+    finalized_at = timestamptz 'epoch' + batch.finalized_at / 1000000 * interval '1 second' + batch.finalized_at % 1000000 * interval '1 microsecond'
 FROM unnest(:ids::bigint[], :finalized_at::bigint[], :attempts::integer[], :attempted_at::bigint[])
      AS batch(id, finalized_at, attempt, attempted_at)
 WHERE j.id = batch.id AND j.state = 'running' AND j.attempt = batch.attempt
-  AND j.attempted_at = timestamptz 'epoch' + batch.attempted_at * interval '1 microsecond'
+  AND j.attempted_at = timestamptz 'epoch' + batch.attempted_at / 1000000 * interval '1 second' + batch.attempted_at % 1000000 * interval '1 microsecond'
   AND j.attempted_by[cardinality(j.attempted_by)] = :client_id
 RETURNING j.id;
 
@@ -323,10 +325,10 @@ RETURNING j.id;
 UPDATE {schema}.runnel_job j
 SET state = CASE WHEN j.cancel_requested_at IS NOT NULL AND batch.state IN ('available', 'scheduled', 'retryable')
                  THEN 'cancelled' ELSE batch.state END::{schema}.runnel_job_state,
-    scheduled_at = coalesce(timestamptz 'epoch' + batch.scheduled_at * interval '1 microsecond', j.scheduled_at),
+    scheduled_at = coalesce(timestamptz 'epoch' + batch.scheduled_at / 1000000 * interval '1 second' + batch.scheduled_at % 1000000 * interval '1 microsecond', j.scheduled_at),
     finalized_at = CASE WHEN j.cancel_requested_at IS NOT NULL AND batch.state IN ('available', 'scheduled', 'retryable')
                         THEN j.cancel_requested_at
-                        ELSE timestamptz 'epoch' + batch.finalized_at * interval '1 microsecond' END,
+                        ELSE timestamptz 'epoch' + batch.finalized_at / 1000000 * interval '1 second' + batch.finalized_at % 1000000 * interval '1 microsecond' END,
     attempt = j.attempt + batch.attempt_delta,
     errors = CASE WHEN batch.error IS NULL THEN j.errors ELSE array_append(j.errors, batch.error::jsonb) END,
     metadata = CASE WHEN batch.output IS NOT NULL THEN jsonb_set(j.metadata, '{output}', batch.output::jsonb)
@@ -338,7 +340,7 @@ FROM unnest(:ids::bigint[], :attempts::integer[], :attempted_at::bigint[], :clie
             :attempt_deltas::integer[], :outputs::text[])
      AS batch(id, attempt, attempted_at, client_id, state, scheduled_at, finalized_at, error, attempt_delta, output)
 WHERE j.id = batch.id AND j.state = 'running' AND j.attempt = batch.attempt
-  AND j.attempted_at = timestamptz 'epoch' + batch.attempted_at * interval '1 microsecond'
+  AND j.attempted_at = timestamptz 'epoch' + batch.attempted_at / 1000000 * interval '1 second' + batch.attempted_at % 1000000 * interval '1 microsecond'
   AND j.attempted_by[cardinality(j.attempted_by)] = batch.client_id
 RETURNING j.id;
 
@@ -349,11 +351,11 @@ RETURNING j.id;
 INSERT INTO {schema}.runnel_job (id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at,
                                  attempted_by, created_at, scheduled_at, finalized_at, errors, metadata, tags)
 SELECT id, kind, args::jsonb, state::{schema}.runnel_job_state, queue, priority, attempt, max_attempts,
-       timestamptz 'epoch' + attempted_at * interval '1 microsecond',
+       timestamptz 'epoch' + attempted_at / 1000000 * interval '1 second' + attempted_at % 1000000 * interval '1 microsecond',
        ARRAY(SELECT jsonb_array_elements_text(attempted_by::jsonb)),
-       timestamptz 'epoch' + created_at * interval '1 microsecond',
-       timestamptz 'epoch' + scheduled_at * interval '1 microsecond',
-       timestamptz 'epoch' + finalized_at * interval '1 microsecond',
+       timestamptz 'epoch' + created_at / 1000000 * interval '1 second' + created_at % 1000000 * interval '1 microsecond',
+       timestamptz 'epoch' + scheduled_at / 1000000 * interval '1 second' + scheduled_at % 1000000 * interval '1 microsecond',
+       timestamptz 'epoch' + finalized_at / 1000000 * interval '1 second' + finalized_at % 1000000 * interval '1 microsecond',
        ARRAY(SELECT jsonb_array_elements(errors::jsonb)),
        metadata::jsonb,
        ARRAY(SELECT jsonb_array_elements_text(tags::jsonb))

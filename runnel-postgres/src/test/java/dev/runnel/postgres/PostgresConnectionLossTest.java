@@ -6,6 +6,9 @@ import dev.runnel.JobCount;
 import dev.runnel.JobState;
 import dev.runnel.Runnel;
 import dev.runnel.testkit.Await;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,12 +68,26 @@ class PostgresConnectionLossTest {
             clients.forEach(Runnel::start);
 
             List<String> rounds = new ArrayList<>();
-            for (double share : TERMINATE_AT) {
-                long due = (long) (JOBS * share);
-                Await.until(due + " jobs worked", DRAIN, () -> DrainCheck.worked(workers) >= due);
-                rounds.add(terminateMidDrain(schema, applicationName));
+            PrintStream err = System.err;
+            ByteArrayOutputStream captured = new ByteArrayOutputStream();
+            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+            try {
+                for (double share : TERMINATE_AT) {
+                    long due = (long) (JOBS * share);
+                    Await.until(due + " jobs worked", DRAIN, () -> DrainCheck.worked(workers) >= due);
+                    rounds.add(terminateMidDrain(schema, applicationName));
+                }
+                DrainCheck.awaitCompleted(reader, JOBS, DRAIN);
+            } finally {
+                System.setErr(err);
+                err.print(captured.toString(StandardCharsets.UTF_8));
             }
-            DrainCheck.awaitCompleted(reader, JOBS, DRAIN);
+            // The pool says nothing of the connections it lost (no warning, no stack trace per
+            // connection): each client says once per termination that it lost the database.
+            List<String> log = captured.toString(StandardCharsets.UTF_8).lines().toList();
+            assertThat(log).filteredOn(line -> line.contains("com.zaxxer.hikari")).as("the pool's log").isEmpty();
+            assertThat(log).filteredOn(line -> line.contains("lost the connection to the database"))
+                    .as("lines on losing the database").hasSizeBetween(CLIENTS, CLIENTS * TERMINATE_AT.length);
             for (Runnel client : clients) {
                 client.close();
             }
