@@ -48,6 +48,7 @@ import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.QueueRateLimitParams;
 import dev.runnel.driver.QueueRegisterParams;
 import dev.runnel.driver.RescuedJob;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -346,12 +347,22 @@ public final class RedisDriver implements Driver {
 
     @Override
     public long auditInsert(AuditInsertParams params) {
-        throw notYet("the audit log");
+        return redis.callLong("runnel_audit_insert", RedisEncoding.micros(params.at()), params.actor(), params.action(),
+                params.target(), Long.toString(params.count()));
     }
 
     @Override
     public List<AuditRow> auditList(AuditListParams params) {
-        throw notYet("the audit log");
+        List<AuditRow> rows = new ArrayList<>();
+        for (Object o : redis.call("runnel_audit_list", Long.toString(params.beforeId()),
+                Integer.toString(params.limit()))) {
+            List<?> v = (List<?>) o;
+            if (v.get(1) != null) {
+                rows.add(new AuditRow(RedisRows.number(v.get(0)), RedisEncoding.instant(v.get(1)), v.get(2).toString(),
+                        v.get(3).toString(), v.get(4).toString(), RedisRows.number(v.get(5))));
+            }
+        }
+        return rows;
     }
 
     private static UnsupportedOperationException notYet(String what) {

@@ -228,15 +228,30 @@ final class RedisFunctions implements AutoCloseable {
     }
 
     private static String reason(Throwable e) {
+        // The server's refusal of the credentials may sit anywhere in the chain (Lettuce wraps it,
+        // or reports the connection it then closed), so look through all of it first.
+        java.util.ArrayDeque<Throwable> todo = new java.util.ArrayDeque<>(List.of(e));
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        while (!todo.isEmpty()) {
+            Throwable t = todo.pop();
+            if (!seen.add(t)) {
+                continue;
+            }
+            String m = t.getMessage();
+            if (m != null && (m.contains("WRONGPASS") || m.contains("NOAUTH") || m.contains("invalid password")
+                    || m.contains("invalid username-password"))) {
+                return "authentication failed (" + m + ")";
+            }
+            if (t.getCause() != null) {
+                todo.push(t.getCause());
+            }
+            todo.addAll(List.of(t.getSuppressed()));
+        }
         Throwable deepest = e;
         while (deepest.getCause() != null && deepest.getCause() != deepest) {
             deepest = deepest.getCause();
         }
-        String message = deepest.getMessage() == null ? deepest.getClass().getSimpleName() : deepest.getMessage();
-        if (message.contains("WRONGPASS") || message.contains("NOAUTH") || message.contains("invalid password")) {
-            return "authentication failed (" + message + ")";
-        }
-        return message;
+        return deepest.getMessage() == null ? deepest.getClass().getSimpleName() : deepest.getMessage();
     }
 
     private static String readLibrary() {

@@ -28,6 +28,8 @@
 --   P..'clients'         zset: client ids, score = expires_at
 --   P..'leader'          hash: the leader's lease (leader_id, elected_at, expires_at)
 --   P..'migrations'      hash: version -> name..' '..applied_at
+--   P..'audit'           zset: audit entry ids, score = member = id; P..'audit_id' their counter
+--   P..'audit:'..id      hash: one audit entry (at, actor, action, target, count)
 --   P..'broken'          set: ids of job hashes found without their fields, taken out of the claim
 --   P..'keys'            set: every key above named by a queue or a client, so that the namespace
 --                        can be dropped without a scan
@@ -49,7 +51,8 @@
 -- array) metadata tags (a JSON array) unique_key unique_states cancel_requested_at rescues
 -- output (the completed attempt's output, merged into the metadata by the driver) snoozes.
 
-local VERSION = 1
+-- One more on every change to this file: a server with an older library gets this one at start.
+local VERSION = 2
 
 -- The fields of a whole row, in the order RedisRows.decode reads them after the id.
 local ROW = {'kind', 'args', 'state', 'queue', 'priority', 'attempt', 'max_attempts', 'attempted_at',
@@ -952,6 +955,33 @@ local function queue_set_paused(keys, args)
     return names
 end
 
+-- ---- the audit log ----
+
+-- ARGV: at actor action target count. Returns the entry's id.
+local function audit_insert(keys, args)
+    local p = keys[1]
+    local id = redis.call('INCR', p .. 'audit_id')
+    redis.call('HSET', p .. 'audit:' .. id, 'at', args[1], 'actor', args[2], 'action', args[3], 'target', args[4],
+        'count', args[5])
+    redis.call('ZADD', p .. 'audit', id, id)
+    return id
+end
+
+local AUDIT = {'at', 'actor', 'action', 'target', 'count'}
+
+-- ARGV: before_id (0: from the newest) limit. Entries newest first: id followed by AUDIT's fields.
+local function audit_list(keys, args)
+    local p = keys[1]
+    local before = args[1] == '0' and '+inf' or ('(' .. args[1])
+    local out = {}
+    for _, id in ipairs(redis.call('ZREVRANGEBYSCORE', p .. 'audit', before, '-inf', 'LIMIT', 0, tonumber(args[2]))) do
+        local v = redis.call('HMGET', p .. 'audit:' .. id, unpack(AUDIT))
+        table.insert(v, 1, tonumber(id))
+        out[#out + 1] = v
+    end
+    return out
+end
+
 -- ---- migrations and the namespace ----
 
 local function migration_list(keys, args)
@@ -965,7 +995,7 @@ end
 
 local FIXED = {'id', 'all', 's:available', 's:scheduled', 's:running', 's:retryable', 's:completed',
                's:cancelled', 's:discarded', 'due', 'running', 'f:completed', 'f:cancelled', 'f:discarded',
-               'counts', 'unique', 'queues', 'clients', 'leader', 'broken', 'migrations'}
+               'counts', 'unique', 'queues', 'clients', 'leader', 'broken', 'audit', 'audit_id', 'migrations'}
 
 -- ARGV: batch. Deletes up to batch jobs of the namespace, and once none is left every other key,
 -- the migration record and the key registry last. Returns how many jobs are left (0: all gone).
@@ -983,6 +1013,9 @@ local function namespace_drop(keys, args)
     if left == 0 then
         for _, id in ipairs(redis.call('SMEMBERS', p .. 'broken')) do
             redis.call('DEL', p .. 'job:' .. id)
+        end
+        for _, id in ipairs(redis.call('ZRANGE', p .. 'audit', 0, -1)) do
+            redis.call('DEL', p .. 'audit:' .. id)
         end
         for _, k in ipairs(redis.call('SMEMBERS', p .. 'keys')) do
             redis.call('DEL', k)
@@ -1025,6 +1058,8 @@ redis.register_function{function_name = 'runnel_leader_get', callback = leader_g
 redis.register_function('runnel_queue_register', queue_register)
 redis.register_function{function_name = 'runnel_queue_list', callback = queue_list, flags = {'no-writes'}}
 redis.register_function('runnel_queue_set_paused', queue_set_paused)
+redis.register_function('runnel_audit_insert', audit_insert)
+redis.register_function{function_name = 'runnel_audit_list', callback = audit_list, flags = {'no-writes'}}
 redis.register_function{function_name = 'runnel_migration_list', callback = migration_list, flags = {'no-writes'}}
 redis.register_function('runnel_migration_up', migration_up)
 redis.register_function('runnel_namespace_drop', namespace_drop)

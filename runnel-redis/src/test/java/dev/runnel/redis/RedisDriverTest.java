@@ -128,4 +128,20 @@ class RedisDriverTest {
             assertThat(redis.sismember(driver.keyPrefix() + "broken", Long.toString(broken))).isTrue();
         }
     }
+
+    @Test
+    void theAuditLogListsNewestFirstInPagesBeforeAnId() {
+        try (RedisDriver driver = RedisServer.get().driver()) {
+            long a = driver.auditInsert(new dev.runnel.driver.AuditInsertParams(T0, "ann", "job.retry", "1", 1));
+            long b = driver.auditInsert(new dev.runnel.driver.AuditInsertParams(T0.plusSeconds(1), "bob", "queue.pause",
+                    "emails\nline two", 3));
+            long c = driver.auditInsert(new dev.runnel.driver.AuditInsertParams(T0.plusSeconds(2), "ann", "job.delete",
+                    "all jobs", 8));
+            assertThat(driver.auditList(new dev.runnel.driver.AuditListParams(0, 10)))
+                    .extracting(dev.runnel.AuditRow::id).containsExactly(c, b, a);
+            List<dev.runnel.AuditRow> page = driver.auditList(new dev.runnel.driver.AuditListParams(c, 1));
+            assertThat(page).containsExactly(new dev.runnel.AuditRow(b, T0.plusSeconds(1), "bob", "queue.pause",
+                    "emails\nline two", 3));
+        }
+    }
 }
