@@ -14,19 +14,28 @@ import java.util.UUID;
  * The database a benchmark runs in. On Postgres each run gets a schema of its own, migrated fresh
  * and dropped afterwards, so that runs neither see each other's rows nor slow down as leftover
  * jobs pile up (vacuum cost grows with the table); the schema is marked as the benchmark's, and
- * dropped only when it carries the mark. Elsewhere (SQLite) it is the database as given.
+ * dropped only when it carries the mark. On Redis each run gets a namespace of its own (the URL's
+ * prefix followed by {@code -bench-} and a random name), deleted afterwards. Elsewhere (SQLite) it
+ * is the database as given.
  */
 public final class BenchDatabase implements AutoCloseable {
     private final Driver driver;
     private final String url;
     private final ServerStats stats;
     private final String schema;
+    /** Whether the driver is on a Redis namespace this run made, deleted at close. */
+    private final boolean ownNamespace;
 
     private BenchDatabase(Driver driver, String url, ServerStats stats, String schema) {
+        this(driver, url, stats, schema, false);
+    }
+
+    private BenchDatabase(Driver driver, String url, ServerStats stats, String schema, boolean ownNamespace) {
         this.driver = driver;
         this.url = url;
         this.stats = stats;
         this.schema = schema;
+        this.ownNamespace = ownNamespace;
     }
 
     /**
@@ -56,7 +65,37 @@ public final class BenchDatabase implements AutoCloseable {
             }
             return new BenchDatabase(pg, own, new PostgresServerStats(pg.dataSource()), schema);
         }
+        if (url.startsWith("redis://") || url.startsWith("rediss://")) {
+            // A namespace of the run's own, dropped afterwards through its own sets of keys.
+            String own = redisNamespace(url, "bench-" + UUID.randomUUID().toString().replace("-", "").substring(0, 12));
+            Driver redis = Drivers.open(own);
+            try {
+                new Migrator(redis).up();
+            } catch (RuntimeException e) {
+                redis.close();
+                throw e;
+            }
+            return new BenchDatabase(redis, own, ServerStats.NONE, null, true);
+        }
         return new BenchDatabase(Drivers.open(url), url, ServerStats.NONE, null);
+    }
+
+    /** {@code url} with its namespace (the {@code prefix} parameter, default runnel) followed by {@code -suffix}. */
+    static String redisNamespace(String url, String suffix) {
+        int query = url.indexOf('?');
+        String base = query < 0 ? url : url.substring(0, query);
+        String prefix = "runnel";
+        StringBuilder rest = new StringBuilder();
+        if (query >= 0) {
+            for (String pair : url.substring(query + 1).split("&")) {
+                if (pair.startsWith("prefix=")) {
+                    prefix = pair.substring("prefix=".length());
+                } else if (!pair.isEmpty()) {
+                    rest.append('&').append(pair);
+                }
+            }
+        }
+        return base + "?prefix=" + prefix + "-" + suffix + rest;
     }
 
     public Driver driver() {
@@ -78,10 +117,13 @@ public final class BenchDatabase implements AutoCloseable {
                 ? Optional.of(new PostgresTableStats(pg.dataSource(), schema)) : Optional.empty();
     }
 
-    /** Drops this run's own schema, if it has one, and closes the driver. */
+    /** Drops this run's own schema or Redis namespace, if it has one, and closes the driver. */
     @Override
     public void close() {
         try {
+            if (ownNamespace) {
+                new Migrator(driver).down(1);
+            }
             if (schema != null && driver instanceof PostgresDriver pg) {
                 try (Connection c = pg.dataSource().getConnection()) {
                     BenchSchema.dropIfOwn(c, schema);

@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -75,6 +76,15 @@ public abstract class DriverConformance {
         clients.add(client);
         client.start();
         return client;
+    }
+
+    /**
+     * Skips the test, by capability, unless the driver can insert inside an application's
+     * transaction ({@link Driver#supportsTransactionalInsert()}).
+     */
+    protected void assumeTransactionalInsert() {
+        Assumptions.assumeTrue(driver.supportsTransactionalInsert(),
+                driver.name() + " cannot insert inside an application's transaction");
     }
 
     /** Claims up to {@code max} jobs of {@code queue} at the test's time, as client {@code client-a}. */

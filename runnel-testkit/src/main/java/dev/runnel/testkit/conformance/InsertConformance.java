@@ -154,6 +154,7 @@ public abstract class InsertConformance extends DriverConformance {
 
     @Test
     void transactionalInsertExistsOnlyWhenCommitted() throws Exception {
+        assumeTransactionalInsert();
         Runnel runnel = inserter();
         long committed;
         long rolledBack;

@@ -56,15 +56,19 @@ public abstract class MiddlewareConformance extends DriverConformance {
                 InsertOptions.builder().metadata(Map.of("tenant", "acme")).tags("mine").build()).id();
         long[] many = InsertResult.ids(runnel.insertMany(List.of(InsertRequest.of(new TestArgs("many", 2)),
                 InsertRequest.of(new TestArgs("many", 3)))));
-        long inTx;
-        try (Connection tx = newConnection(dir)) {
-            tx.setAutoCommit(false);
-            inTx = runnel.insert(tx, new TestArgs("tx", 4)).id();
-            tx.commit();
+        List<Long> expected = new ArrayList<>(List.of(single, many[0], many[1]));
+        if (driver.supportsTransactionalInsert()) {
+            try (Connection tx = newConnection(dir)) {
+                tx.setAutoCommit(false);
+                expected.add(runnel.insert(tx, new TestArgs("tx", 4)).id());
+                tx.commit();
+            }
+            assertThat(batches).containsExactly(1, 2, 1);
+        } else {
+            assertThat(batches).containsExactly(1, 2);
         }
-        assertThat(batches).containsExactly(1, 2, 1);
         List<JobRow> rows = all(runnel);
-        assertThat(rows).extracting(JobRow::id).containsExactly(single, many[0], many[1], inTx);
+        assertThat(rows).extracting(JobRow::id).containsExactlyElementsOf(expected);
         assertThat(rows).allSatisfy(row -> {
             assertThat(row.queue()).isEqualTo("traced");
             assertThat(row.priority()).isEqualTo(3);

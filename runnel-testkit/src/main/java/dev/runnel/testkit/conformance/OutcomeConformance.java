@@ -275,19 +275,27 @@ public abstract class OutcomeConformance extends DriverConformance {
         states.put(make.make(JobState.AVAILABLE, T0, T0).id(), JobState.AVAILABLE);
         states.put(make.make(JobState.SCHEDULED, T0.plusSeconds(60), T0).id(), JobState.SCHEDULED);
 
+        // The column itself, where the store is an SQL database the application can read (the
+        // drivers that join its transactions); elsewhere the rows the driver reads back below.
+        boolean sql = driver.supportsTransactionalInsert();
         Map<Long, Boolean> nullFinalizedAt = new HashMap<>();
-        try (Connection c = newConnection(dir); Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT id, finalized_at IS NULL FROM runnel_job")) {
-            while (rs.next()) {
-                nullFinalizedAt.put(rs.getLong(1), rs.getBoolean(2));
+        if (sql) {
+            try (Connection c = newConnection(dir); Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT id, finalized_at IS NULL FROM runnel_job")) {
+                while (rs.next()) {
+                    nullFinalizedAt.put(rs.getLong(1), rs.getBoolean(2));
+                }
             }
+            assertThat(nullFinalizedAt.keySet()).containsExactlyInAnyOrderElementsOf(states.keySet());
         }
-        assertThat(nullFinalizedAt.keySet()).containsExactlyInAnyOrderElementsOf(states.keySet());
         Instant stored = T0.plusNanos(1_002_347_000);
         states.forEach((id, state) -> {
             JobRow row = make.stored(id);
             assertThat(row.state()).isEqualTo(state);
-            assertThat(nullFinalizedAt.get(id)).as("finalized_at IS NULL in state %s", state).isEqualTo(!state.isFinal());
+            if (sql) {
+                assertThat(nullFinalizedAt.get(id)).as("finalized_at IS NULL in state %s", state)
+                        .isEqualTo(!state.isFinal());
+            }
             assertThat(row.finalizedAt()).as("finalized_at in state %s", state)
                     .isEqualTo(state.isFinal() ? Optional.of(stored) : Optional.empty());
             assertThat(row.attemptedAt()).as("attempted_at in state %s", state)

@@ -174,6 +174,7 @@ public abstract class UniqueConformance extends DriverConformance {
 
     @Test
     void insideTheCallersTransactionADuplicateIsReportedAndARollbackFreesTheKey() throws Exception {
+        assumeTransactionalInsert();
         Runnel runnel = inserter();
         try (Connection tx = newConnection(dir)) {
             tx.setAutoCommit(false);

@@ -1,0 +1,293 @@
+package dev.runnel.redis;
+
+import dev.runnel.RunnelConnectException;
+import dev.runnel.RunnelException;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The driver's connection to Redis and its Function library: one shared Lettuce connection for
+ * every call (Lettuce pipelines the calls of many threads on it), the library loaded at start
+ * when the server lacks it or has an older version, and loaded again when a call finds it gone.
+ * Every call is {@code FCALL} of one function with one key, the namespace's prefix.
+ */
+final class RedisFunctions implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(RedisFunctions.class);
+    private static final String LIBRARY = "dev/runnel/redis/runnel.lua";
+    /** Redis Functions came in 7.0. */
+    private static final int MIN_MAJOR = 7;
+    /** How long one call may take, the connection's bound: a stalled server costs at most this. */
+    static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
+    /**
+     * One set of Lettuce's threads (Netty event loops, daemon threads) for every driver of this
+     * JVM: a driver per test or per tool does not start and stop its own.
+     */
+    private static final class Resources {
+        static final ClientResources SHARED = DefaultClientResources.builder().ioThreadPoolSize(2)
+                .computationThreadPoolSize(2).build();
+    }
+
+    private final RedisUrl url;
+    private final RedisClient client;
+    private final StatefulRedisConnection<String, String> connection;
+    private final RedisCommands<String, String> sync;
+    private final String[] prefixKey;
+    private final String library;
+    private final int version;
+
+    private RedisFunctions(RedisUrl url, RedisClient client, StatefulRedisConnection<String, String> connection) {
+        this.url = url;
+        this.client = client;
+        this.connection = connection;
+        this.sync = connection.sync();
+        this.prefixKey = new String[] {RedisKeys.prefix(url.prefix())};
+        this.library = readLibrary();
+        this.version = libraryVersion(library);
+    }
+
+    /**
+     * Connects to the server {@code url} names, checks that it runs Redis 7 or newer, and loads
+     * the library if needed. A {@link RunnelConnectException} when the server cannot be reached,
+     * refuses the credentials, or is older than 7.0; nothing is written then.
+     */
+    static RedisFunctions connect(RedisUrl url) {
+        RedisURI.Builder uri = RedisURI.builder().withHost(url.host()).withPort(url.port()).withDatabase(url.database())
+                .withSsl(url.tls()).withTimeout(COMMAND_TIMEOUT).withClientName("runnel");
+        if (url.password() != null) {
+            uri.withAuthentication(url.user() == null ? "default" : url.user(), url.password().toCharArray());
+        }
+        RedisClient client = RedisClient.create(Resources.SHARED, uri.build());
+        client.setOptions(ClientOptions.builder()
+                .socketOptions(SocketOptions.builder().connectTimeout(CONNECT_TIMEOUT).keepAlive(true).build())
+                // A call while the connection is down fails at once, unapplied, instead of waiting
+                // in a buffer and running later, after its caller gave up on it.
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .autoReconnect(true)
+                .build());
+        StatefulRedisConnection<String, String> connection;
+        try {
+            connection = client.connect(StringCodec.UTF8);
+        } catch (RedisException e) {
+            shutdown(client);
+            throw new RunnelConnectException("cannot connect to Redis at " + url.where() + ": " + reason(e), e);
+        }
+        RedisFunctions functions = new RedisFunctions(url, client, connection);
+        try {
+            functions.checkServer();
+            functions.ensureLibrary();
+        } catch (RuntimeException e) {
+            functions.close();
+            throw e;
+        }
+        return functions;
+    }
+
+    private void checkServer() {
+        String info;
+        try {
+            info = sync.info("server") + sync.info("persistence") + sync.info("memory");
+        } catch (RedisException e) {
+            throw new RunnelConnectException("cannot read the server's INFO at " + url.where() + ": " + reason(e), e);
+        }
+        String version = infoField(info, "redis_version");
+        int major;
+        try {
+            major = Integer.parseInt(version.substring(0, version.indexOf('.')));
+        } catch (RuntimeException e) {
+            major = 0;
+        }
+        if (major < MIN_MAJOR) {
+            throw new RunnelConnectException("Redis at " + url.where() + " is version " + version
+                    + "; Runnel needs Redis 7.0 or newer (it runs every operation as a Redis Function)", null);
+        }
+        String policy = infoField(info, "maxmemory_policy");
+        if (!policy.isEmpty() && !policy.equals("noeviction")) {
+            log.warn("Redis at {} has maxmemory-policy {}: under memory pressure it may evict jobs; set"
+                    + " maxmemory-policy noeviction for a Redis that keeps jobs", url.where(), policy);
+        }
+        if (infoField(info, "aof_enabled").equals("0") && infoField(info, "rdb_last_save_time").isEmpty()) {
+            log.warn("Redis at {} has neither AOF nor RDB persistence: a restart loses every job", url.where());
+        } else if (infoField(info, "aof_enabled").equals("0")) {
+            log.warn("Redis at {} runs without AOF (appendonly no): a crash loses the jobs written since the last"
+                    + " snapshot; set appendonly yes", url.where());
+        }
+    }
+
+    private static String infoField(String info, String name) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + ":(.*)$").matcher(info);
+        return m.find() ? m.group(1).strip() : "";
+    }
+
+    /** Loads the library unless the server has this version or a newer one. */
+    private void ensureLibrary() {
+        long loaded;
+        try {
+            loaded = ((Number) sync.fcall("runnel_version", ScriptOutputType.INTEGER, prefixKey)).longValue();
+        } catch (RedisCommandExecutionException e) {
+            if (!functionMissing(e)) {
+                throw translate("runnel_version", e);
+            }
+            loaded = 0;
+        } catch (RedisException e) {
+            throw translate("runnel_version", e);
+        }
+        if (loaded > version) {
+            throw new RunnelException("Redis at " + url.where() + " has Runnel's function library version " + loaded
+                    + ", newer than this Runnel's " + version + "; upgrade Runnel (nothing was changed)");
+        }
+        if (loaded < version) {
+            load();
+        }
+    }
+
+    private void load() {
+        try {
+            sync.functionLoad(library, true);
+            log.info("loaded Runnel's function library version {} into Redis at {}", version, url.where());
+        } catch (RedisException e) {
+            throw translate("FUNCTION LOAD", e);
+        }
+    }
+
+    /** Calls function {@code name}, whose reply is an array: a List of Longs, Strings, nulls and Lists. */
+    List<Object> call(String name, String... args) {
+        return invoke(name, ScriptOutputType.MULTI, args);
+    }
+
+    /** Calls function {@code name}, whose reply is an integer. */
+    long callLong(String name, String... args) {
+        return ((Number) invoke(name, ScriptOutputType.INTEGER, args)).longValue();
+    }
+
+    /**
+     * Calls function {@code name} with {@code args}. When the server has lost the library
+     * (restarted without it, a failover to a replica that never had it), it is loaded again and
+     * the call repeated once: a call that finds no function ran nothing.
+     */
+    private <T> T invoke(String name, ScriptOutputType type, String... args) {
+        try {
+            return sync.fcall(name, type, prefixKey, args);
+        } catch (RedisCommandExecutionException e) {
+            if (!functionMissing(e)) {
+                throw translate(name, e);
+            }
+        } catch (RedisException e) {
+            throw translate(name, e);
+        }
+        log.warn("Redis at {} lost Runnel's function library (restarted or failed over?): loading it again",
+                url.where());
+        load();
+        try {
+            return sync.fcall(name, type, prefixKey, args);
+        } catch (RedisException e) {
+            throw translate(name, e);
+        }
+    }
+
+    private static boolean functionMissing(RedisCommandExecutionException e) {
+        String message = e.getMessage();
+        return message != null && message.toLowerCase(java.util.Locale.ROOT).contains("function not found");
+    }
+
+    private RunnelException translate(String what, RedisException e) {
+        if (e instanceof RedisConnectionException || e.getCause() instanceof IOException
+                || (e.getMessage() != null && e.getMessage().contains("Connection is closed"))) {
+            return new RunnelConnectException("Redis at " + url.where() + " cannot be reached (" + what + "): "
+                    + reason(e), e);
+        }
+        if (e instanceof RedisCommandTimeoutException) {
+            return new RunnelException("Redis at " + url.where() + " did not answer " + what + " within "
+                    + COMMAND_TIMEOUT.toSeconds() + " s; whether it was applied is unknown", e);
+        }
+        return new RunnelException("Redis at " + url.where() + " refused " + what + ": " + reason(e), e);
+    }
+
+    private static String reason(Throwable e) {
+        // The server's refusal of the credentials may sit anywhere in the chain (Lettuce wraps it,
+        // or reports the connection it then closed), so look through all of it first.
+        java.util.ArrayDeque<Throwable> todo = new java.util.ArrayDeque<>(List.of(e));
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        while (!todo.isEmpty()) {
+            Throwable t = todo.pop();
+            if (!seen.add(t)) {
+                continue;
+            }
+            String m = t.getMessage();
+            if (m != null && (m.contains("WRONGPASS") || m.contains("NOAUTH") || m.contains("invalid password")
+                    || m.contains("invalid username-password"))) {
+                return "authentication failed (" + m + ")";
+            }
+            if (t.getCause() != null) {
+                todo.push(t.getCause());
+            }
+            todo.addAll(List.of(t.getSuppressed()));
+        }
+        Throwable deepest = e;
+        while (deepest.getCause() != null && deepest.getCause() != deepest) {
+            deepest = deepest.getCause();
+        }
+        return deepest.getMessage() == null ? deepest.getClass().getSimpleName() : deepest.getMessage();
+    }
+
+    private static String readLibrary() {
+        try (InputStream in = RedisFunctions.class.getClassLoader().getResourceAsStream(LIBRARY)) {
+            if (in == null) {
+                throw new IllegalStateException("the Redis function library " + LIBRARY + " is missing from the jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The {@code local VERSION = N} of the library's text. */
+    static int libraryVersion(String library) {
+        Matcher m = Pattern.compile("(?m)^local VERSION = (\\d+)$").matcher(library);
+        if (!m.find()) {
+            throw new IllegalStateException("the Redis function library has no VERSION line");
+        }
+        return Integer.parseInt(m.group(1));
+    }
+
+    RedisUrl url() {
+        return url;
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } finally {
+            shutdown(client);
+        }
+    }
+
+    private static void shutdown(RedisClient client) {
+        client.shutdown(0, 2, TimeUnit.SECONDS);
+    }
+}
