@@ -9,7 +9,6 @@ import dev.runnel.sqlite.SqliteDriver;
 import dev.runnel.testkit.Await;
 import dev.runnel.web.WebFixture.Fail;
 import dev.runnel.web.WebFixture.Greet;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,8 +24,6 @@ import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -36,9 +33,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * RUNNEL_SCREENSHOTS set to a directory, it saves the overview, jobs list and job detail there.
  */
 class DashboardBrowserTest {
-    private static final String CHROMIUM = "/usr/bin/chromium";
-    private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
-
     @TempDir
     Path dir;
 
@@ -49,26 +43,12 @@ class DashboardBrowserTest {
     @BeforeEach
     void start() throws Exception {
         web = new WebFixture(SqliteDriver.open(dir.resolve("jobs.db")));
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM);
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--user-data-dir=" + Files.createDirectories(dir.resolve("profile")));
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
-        browser.manage().window().setSize(new Dimension(1280, 900));
+        browser = Chromium.open(dir);
         wait = new WebDriverWait(browser, Duration.ofSeconds(15));
-        // Every page records what its Content-Security-Policy blocked, from before its first script runs.
-        browser.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", java.util.Map.of("source",
-                "window.__blocked = []; document.addEventListener('securitypolicyviolation', function (e) {"
-                        + " window.__blocked.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sourceFile + ':'"
-                        + " + e.lineNumber); });"));
     }
 
-    /** What the Content-Security-Policy blocked on the page shown: nothing, or the page needs something it forbids. */
     private void assertNothingBlocked(String page) {
-        assertThat(browser.executeScript("return window.__blocked")).as(page).isEqualTo(List.of());
+        Chromium.assertNothingBlocked(browser, page);
     }
 
     @AfterEach

@@ -14,8 +14,6 @@ import dev.runnel.sqlite.SqliteDriver;
 import dev.runnel.testkit.Await;
 import dev.runnel.web.WebFixture.Greet;
 import dev.runnel.web.WebFixture.Named;
-import java.io.File;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,11 +26,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Dimension;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -43,9 +38,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * else, as the audit log and every other job's state show.
  */
 class DashboardNamesBrowserTest {
-    private static final String CHROMIUM = "/usr/bin/chromium";
-    private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
-
     @TempDir
     Path dir;
 
@@ -56,15 +48,7 @@ class DashboardNamesBrowserTest {
     @BeforeEach
     void start() throws Exception {
         web = new WebFixture(SqliteDriver.open(dir.resolve("jobs.db")), DashboardApiScenario.TRICKY_NAMES, b -> b);
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM);
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--user-data-dir=" + Files.createDirectories(dir.resolve("profile")));
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
-        browser.manage().window().setSize(new Dimension(1280, 900));
+        browser = Chromium.open(dir);
         wait = new WebDriverWait(browser, Duration.ofSeconds(15));
     }
 
@@ -118,6 +102,7 @@ class DashboardNamesBrowserTest {
             assertThat(web.runnel.periodic().list()).noneMatch(PeriodicRow::paused);
             assertLastAudit("periodic.resume", "periodic " + name);
             assertThat(states()).isEqualTo(expected);
+            Chromium.assertNothingBlocked(browser, "periodic page after " + name);
         }
 
         // The queues stay paused from here, so that a retried job waits where it is.
@@ -155,6 +140,7 @@ class DashboardNamesBrowserTest {
             expected.put(id, JobState.CANCELLED);
             assertThat(states()).isEqualTo(expected);
             assertLastAudit("jobs.cancel.filter", "kind=" + name);
+            Chromium.assertNothingBlocked(browser, "jobs page after " + name);
         }
         assertThat(web.runnel.jobs().get(bystander).orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
         assertThat(web.runnel.audit().list(0, 1_000)).extracting(AuditRow::action)

@@ -68,6 +68,16 @@ final class Json {
     }
 
     static Map<String, Object> job(JobRow j) {
+        Map<String, Object> m = common(j);
+        m.put("args", raw(j.args()));
+        m.put("metadata", raw(j.metadata()));
+        m.put("output", j.output().map(Json::raw).orElse(null));
+        m.put("errors", j.errors().stream().map(Json::error).toList());
+        return m;
+    }
+
+    /** What a job and its preview both carry: all but its args, metadata, output and errors. */
+    private static Map<String, Object> common(JobRow j) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", j.id());
         m.put("kind", j.kind());
@@ -76,16 +86,12 @@ final class Json {
         m.put("priority", j.priority());
         m.put("attempt", j.attempt());
         m.put("max_attempts", j.maxAttempts());
-        m.put("args", raw(j.args()));
-        m.put("metadata", raw(j.metadata()));
-        m.put("output", j.output().map(Json::raw).orElse(null));
         m.put("tags", j.tags());
         m.put("attempted_by", j.attemptedBy());
         m.put("created_at", j.createdAt().toString());
         m.put("scheduled_at", j.scheduledAt().toString());
         m.put("attempted_at", time(j.attemptedAt()));
         m.put("finalized_at", time(j.finalizedAt()));
-        m.put("errors", j.errors().stream().map(Json::error).toList());
         return m;
     }
 
@@ -95,22 +101,9 @@ final class Json {
      * metadata nor its errors' traces: {@code GET /api/jobs/{id}} returns the whole job.
      */
     static Map<String, Object> jobPreview(JobRow j) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", j.id());
-        m.put("kind", j.kind());
-        m.put("state", j.state().dbName());
-        m.put("queue", j.queue());
-        m.put("priority", j.priority());
-        m.put("attempt", j.attempt());
-        m.put("max_attempts", j.maxAttempts());
+        Map<String, Object> m = common(j);
         m.put("args_preview", preview(j.args()));
         m.put("output_preview", j.output().map(Json::preview).orElse(null));
-        m.put("tags", j.tags());
-        m.put("attempted_by", j.attemptedBy());
-        m.put("created_at", j.createdAt().toString());
-        m.put("scheduled_at", j.scheduledAt().toString());
-        m.put("attempted_at", time(j.attemptedAt()));
-        m.put("finalized_at", time(j.finalizedAt()));
         m.put("error_count", j.errors().size());
         m.put("last_error", j.errors().isEmpty() ? null : errorPreview(j.errors().getLast()));
         return m;
