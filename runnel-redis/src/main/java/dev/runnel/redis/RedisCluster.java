@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 
 /** Clients, the leader's lease and queues. */
 final class RedisCluster {
@@ -105,8 +104,8 @@ final class RedisCluster {
             }
             queues.add(new QueueRow(v.get(0).toString(), RedisEncoding.instant(v.get(1)),
                     RedisEncoding.instant(v.get(2)), Optional.ofNullable(RedisEncoding.instant(v.get(3))),
-                    v.get(4) == null ? "{}" : v.get(4).toString(), OptionalInt.empty(), Optional.empty(),
-                    Optional.empty()));
+                    v.get(4) == null ? "{}" : v.get(4).toString(), RedisLimits.global(v, 5), RedisLimits.rate(v, 6),
+                    RedisLimits.key(v, 8)));
         }
         return queues;
     }

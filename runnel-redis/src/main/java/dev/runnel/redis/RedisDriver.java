@@ -75,6 +75,8 @@ public final class RedisDriver implements Driver {
     private final RedisAdmin admin;
     private final RedisCluster cluster;
     private final RedisNamespace namespace;
+    private final RedisLimits limits;
+    private final RedisPeriodic periodic;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private RedisDriver(RedisFunctions redis) {
@@ -84,6 +86,8 @@ public final class RedisDriver implements Driver {
         this.admin = new RedisAdmin(redis);
         this.cluster = new RedisCluster(redis);
         this.namespace = new RedisNamespace(redis);
+        this.limits = new RedisLimits(redis);
+        this.periodic = new RedisPeriodic(redis);
     }
 
     /**
@@ -296,53 +300,54 @@ public final class RedisDriver implements Driver {
         return cluster.setPaused(params);
     }
 
+    /** The queue's running jobs all count under a global limit set on it (Redis counts them exactly). */
     @Override
     public boolean queueSetGlobalLimit(QueueGlobalLimitParams params) {
-        throw notYet("queue limits");
+        return limits.setGlobal(params);
     }
 
     @Override
     public boolean queueSetRateLimit(QueueRateLimitParams params) {
-        throw notYet("queue limits");
+        return limits.setRate(params);
     }
 
+    /** Returns once every job waiting in the queue has its key, given in batches (see {@link RedisLimits#setKey}). */
     @Override
     public boolean queueSetKeyLimit(QueueKeyLimitParams params) {
-        throw notYet("queue limits");
+        return limits.setKey(params);
     }
 
-    /** None: no queue can have a per-key limit on this driver yet. */
+    /** The waiting jobs a client that set a per-key limit stopped before giving their keys to. */
     @Override
     public int queueKeyStragglers(QueueKeyStragglersParams params) {
-        return 0;
+        return limits.stragglers(params);
     }
 
     // ---- periodic jobs and the audit log ----
 
     @Override
     public boolean periodicUpsert(PeriodicUpsertParams params) {
-        throw notYet("periodic jobs");
+        return periodic.upsert(params);
     }
 
-    /** None: no periodic job can be stored on this driver yet ({@link #periodicUpsert} throws). */
     @Override
     public List<PeriodicRow> periodicList() {
-        return List.of();
+        return periodic.list();
     }
 
     @Override
     public boolean periodicSetPaused(PeriodicPauseParams params) {
-        throw notYet("periodic jobs");
+        return periodic.setPaused(params);
     }
 
     @Override
     public boolean periodicRemove(PeriodicRemoveParams params) {
-        throw notYet("periodic jobs");
+        return periodic.remove(params);
     }
 
     @Override
     public boolean periodicEnqueue(PeriodicEnqueueParams params) {
-        throw notYet("periodic jobs");
+        return periodic.enqueue(params);
     }
 
     @Override
@@ -363,10 +368,6 @@ public final class RedisDriver implements Driver {
             }
         }
         return rows;
-    }
-
-    private static UnsupportedOperationException notYet(String what) {
-        return new UnsupportedOperationException("the Redis driver does not support " + what + " yet");
     }
 
     @Override

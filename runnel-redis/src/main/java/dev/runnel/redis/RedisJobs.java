@@ -72,13 +72,13 @@ final class RedisJobs {
     }
 
     List<JobRow> claim(JobClaimParams p) {
-        if (p.limited()) {
-            throw new UnsupportedOperationException("the Redis driver does not claim under queue limits yet");
-        }
         long now = Times.toMicros(p.now());
-        List<?> reply = redis.call("runnel_claim", p.queue(), Integer.toString(p.max()), Long.toString(now),
-                RedisEncoding.sortable(now + 1), p.clientId(), JobJson.NODES.textNode(p.clientId()).toString(),
-                p.atMostOnce() ? "1" : "0");
+        // A limited claim is at least once (the builder refuses limits on an at-most-once queue);
+        // the plain claim takes nothing from a queue with limits.
+        boolean limited = p.limited() && !p.atMostOnce();
+        List<?> reply = redis.call(limited ? "runnel_claim_limited" : "runnel_claim", p.queue(),
+                Integer.toString(p.max()), Long.toString(now), RedisEncoding.sortable(now + 1), p.clientId(),
+                JobJson.NODES.textNode(p.clientId()).toString(), p.atMostOnce() ? "1" : "0");
         List<?> rows = (List<?>) reply.get(0);
         List<?> broken = (List<?>) reply.get(1);
         if (!broken.isEmpty()) {

@@ -31,8 +31,17 @@
 --   P..'audit'           zset: audit entry ids, score = member = id; P..'audit_id' their counter
 --   P..'audit:'..id      hash: one audit entry (at, actor, action, target, count)
 --   P..'broken'          set: ids of job hashes found without their fields, taken out of the claim
---   P..'keys'            set: every key above named by a queue or a client, so that the namespace
---                        can be dropped without a scan
+--   P..'lk:'..queue      zset: the keys of a queue's per-key limit that have available jobs, at score 0
+--   P..'lka:'..n..':'..queue..':'..key  zset: the available jobs of one key, members as in avail: (n is
+--                        the queue name's length, so that no queue and key name another pair's set)
+--   P..'lkr:'..queue     hash: key -> how many of the queue's jobs with that key are running
+--   P..'lrate:'..queue   zset: the start times a queue's rate limit keeps, score = time, member = a
+--                        sequence number from the queue's field rate_seq
+--   P..'lkrate:'..n..':'..queue..':'..key  zset: the start times kept for one key's rate, the same way
+--   P..'periodic:'..name hash: a periodic job's definition and progress (fields at periodic_upsert)
+--   P..'periodics'       zset: every periodic job's name at score 0 (by name), removed ones too
+--   P..'keys'            set: every key above named by a queue, a client, a key or a periodic job,
+--                        so that the namespace can be dropped without a scan
 --
 -- The available zset's order is exactly the claim's: priority, then scheduled_at, then id. A double
 -- score cannot hold that (microsecond times alone need 51 bits today and 58 for the year 9999), so
@@ -49,10 +58,16 @@
 -- Job hash fields: kind args state queue priority attempt max_attempts attempted_at attempted_by
 -- holder (the client of the current attempt) created_at scheduled_at sk finalized_at errors (a JSON
 -- array) metadata tags (a JSON array) unique_key unique_states cancel_requested_at rescues
--- output (the completed attempt's output, merged into the metadata by the driver) snoozes.
+-- output (the completed attempt's output, merged into the metadata by the driver) snoozes
+-- limit_key (the job's key under its queue's per-key limit, set while the queue has one).
+--
+-- Queue hash fields besides those above: global_limit, rate_limit and rate_period_us (in
+-- microseconds), key_source ('args' or 'metadata'), key_field, key_limit, key_weights (a JSON
+-- object), key_rate_limit, key_rate_period_us, key_set_at, and key_cursor while the available
+-- jobs waiting when the per-key limit was set are still being given their keys.
 
 -- One more on every change to this file: a server with an older library gets this one at start.
-local VERSION = 2
+local VERSION = 3
 
 -- The fields of a whole row, in the order RedisRows.decode reads them after the id.
 local ROW = {'kind', 'args', 'state', 'queue', 'priority', 'attempt', 'max_attempts', 'attempted_at',
@@ -108,13 +123,99 @@ local function unique_after(p, id, uk, mask, state)
     end
 end
 
--- Takes job id out of the sets of its state (j: state, queue, priority, sk, holder).
+-- ---- queue limits: the keys of a per-key limit ----
+
+-- The set of one key's available jobs.
+local function key_avail(p, queue, key)
+    return p .. 'lka:' .. #queue .. ':' .. queue .. ':' .. key
+end
+
+-- The start times kept for one key's rate.
+local function key_rate_starts(p, queue, key)
+    return p .. 'lkrate:' .. #queue .. ':' .. queue .. ':' .. key
+end
+
+-- A time computed in Lua as the decimal text Redis reads exactly (tostring would write 1.9e+15).
+local function micros_text(t)
+    return string.format('%.0f', t)
+end
+
+-- The key of a job under a per-key limit on source ('args' or 'metadata') field `field`: the
+-- field's value as text, '' when the job has no such field (or it is null). Numbers as integers
+-- where they are whole, true and false as 1 and 0, objects and arrays as their JSON.
+local function limit_key_of(source, field, args, metadata)
+    local ok, doc = pcall(cjson.decode, (source == 'args' and args or metadata) or '')
+    if not ok or type(doc) ~= 'table' then
+        return ''
+    end
+    local v = doc[field]
+    local t = type(v)
+    if v == nil or v == cjson.null then
+        return ''
+    elseif t == 'string' then
+        return v
+    elseif t == 'boolean' then
+        return v and '1' or '0'
+    elseif t == 'number' then
+        if v == math.floor(v) and math.abs(v) < 2 ^ 53 then
+            return micros_text(v)
+        end
+        return tostring(v)
+    end
+    return cjson.encode(v)
+end
+
+-- Job id (key m in its queue's available set) became available with key `key`.
+local function key_available(p, queue, key, m)
+    local ka = key_avail(p, queue, key)
+    redis.call('ZADD', ka, 0, m)
+    redis.call('ZADD', p .. 'lk:' .. queue, 0, key)
+    redis.call('SADD', p .. 'keys', ka)
+end
+
+-- Job (member m) with key `key` is no longer available.
+local function key_unavailable(p, queue, key, m)
+    local ka = key_avail(p, queue, key)
+    redis.call('ZREM', ka, m)
+    if redis.call('EXISTS', ka) == 0 then
+        redis.call('ZREM', p .. 'lk:' .. queue, key)
+        redis.call('SREM', p .. 'keys', ka)
+    end
+end
+
+-- One of the queue's running jobs with key `key` stopped running.
+local function key_stopped(p, queue, key)
+    local running = p .. 'lkr:' .. queue
+    if redis.call('HINCRBY', running, key, -1) <= 0 then
+        redis.call('HDEL', running, key)
+    end
+end
+
+-- The key job id gets as it becomes available in queue `queue`, if the queue has a per-key limit
+-- (stored with the job); nil otherwise. A job keeps its key once it has one, as on SQL.
+local function key_now(p, id, queue)
+    local q = redis.call('HMGET', p .. 'q:' .. queue, 'key_source', 'key_field')
+    if not q[1] then
+        return nil
+    end
+    local jk = p .. 'job:' .. id
+    local v = redis.call('HMGET', jk, 'args', 'metadata')
+    local key = limit_key_of(q[1], q[2], v[1], v[2])
+    redis.call('HSET', jk, 'limit_key', key)
+    return key
+end
+
+-- Takes job id out of the sets of its state (j: state, queue, priority, sk, holder, limit_key).
 local function leave(p, id, j)
     local state, queue = j.state, j.queue
     redis.call('ZREM', p .. 's:' .. state, id)
     count(p, state, queue, -1)
     if state == 'available' then
-        redis.call('ZREM', p .. 'avail:' .. queue, member(j.priority, j.sk, id))
+        local m = member(j.priority, j.sk, id)
+        redis.call('ZREM', p .. 'avail:' .. queue, m)
+        if j.limit_key then
+            key_unavailable(p, queue, j.limit_key, m)
+        end
     elseif state == 'scheduled' or state == 'retryable' then
         redis.call('ZREM', p .. 'due', id)
     elseif state == 'running' then
@@ -122,19 +223,28 @@ local function leave(p, id, j)
         if j.holder then
             redis.call('SREM', p .. 'run:' .. j.holder, id)
         end
+        if j.limit_key then
+            key_stopped(p, queue, j.limit_key)
+        end
     else
         redis.call('ZREM', p .. 'f:' .. state, id)
     end
 end
 
--- Puts job id into the sets of state (j: queue, priority, sk, scheduled_at, finalized_at).
+-- Puts job id into the sets of state (j: queue, priority, sk, scheduled_at, finalized_at, limit_key).
 local function enter(p, id, state, j)
     redis.call('ZADD', p .. 's:' .. state, id, id)
     count(p, state, j.queue, 1)
     if state == 'available' then
         local avail = p .. 'avail:' .. j.queue
-        redis.call('ZADD', avail, 0, member(j.priority, j.sk, id))
+        local m = member(j.priority, j.sk, id)
+        redis.call('ZADD', avail, 0, m)
         redis.call('SADD', p .. 'keys', avail)
+        local key = j.limit_key or key_now(p, id, j.queue)
+        if key then
+            j.limit_key = key
+            key_available(p, j.queue, key, m)
+        end
     elseif state == 'scheduled' or state == 'retryable' then
         redis.call('ZADD', p .. 'due', j.scheduled_at, id)
     elseif FINAL[state] then
@@ -143,7 +253,8 @@ local function enter(p, id, state, j)
 end
 
 local PLACE = {'state', 'queue', 'priority', 'sk', 'holder', 'scheduled_at', 'finalized_at', 'unique_key',
-               'unique_states', 'attempt', 'max_attempts', 'cancel_requested_at', 'rescues', 'attempted_at'}
+               'unique_states', 'attempt', 'max_attempts', 'cancel_requested_at', 'rescues', 'attempted_at',
+               'limit_key'}
 
 -- The fields of job id that say where it is, as a table; nil when the job does not exist.
 local function place(p, id)
@@ -192,6 +303,8 @@ local function insert_many(keys, args)
     local last = redis.call('INCRBY', p .. 'id', n)
     local out = {}
     local avail_seen = {}
+    -- Per queue of the batch: its per-key limit's source and field, or false (one read per queue).
+    local keyed = {}
     for i = 0, n - 1 do
         local b = 1 + i * INSERT_WIDTH
         local id = last - n + 1 + i
@@ -214,12 +327,27 @@ local function insert_many(keys, args)
                 redis.call('HSET', jk, 'unique_key', uk, 'unique_states', args[b + 13])
                 redis.call('HSET', p .. 'unique', uk, id)
             end
+            local kq = keyed[queue]
+            if kq == nil then
+                local q = redis.call('HMGET', p .. 'q:' .. queue, 'key_source', 'key_field')
+                kq = q[1] and q or false
+                keyed[queue] = kq
+            end
+            local key = nil
+            if kq then
+                key = limit_key_of(kq[1], kq[2], args[b + 2], args[b + 11])
+                redis.call('HSET', jk, 'limit_key', key)
+            end
             redis.call('ZADD', p .. 'all', id, id)
             redis.call('ZADD', p .. 's:' .. state, id, id)
             count(p, state, queue, 1)
             if state == 'available' then
                 local avail = p .. 'avail:' .. queue
-                redis.call('ZADD', avail, 0, member(priority, sk, id))
+                local m = member(priority, sk, id)
+                redis.call('ZADD', avail, 0, m)
+                if key then
+                    key_available(p, queue, key, m)
+                end
                 if not avail_seen[avail] then
                     avail_seen[avail] = true
                     redis.call('SADD', p .. 'keys', avail)
@@ -239,14 +367,80 @@ end
 -- The fields a claim reads of each job, in the order RedisRows.decodeClaimed reads them.
 local CLAIMED = {'kind', 'args', 'priority', 'attempt', 'max_attempts', 'attempted_by', 'created_at',
                  'scheduled_at', 'errors', 'metadata', 'tags', 'output', 'snoozes', 'unique_key', 'unique_states',
-                 'queue', 'sk'}
+                 'queue', 'sk', 'limit_key'}
+
+-- Claims the job of member m of queue's available set avail at now for client c (c.id, c.json),
+-- at most once when c.at_most_once: appends its row (id followed by CLAIMED's fields, attempt
+-- already the new one) to rows, or its id to broken.
+local function claim_member(p, queue, avail, m, now, c, rows, broken)
+    redis.call('ZREM', avail, m)
+    local id = tonumber(string.sub(m, 18), 16)
+    local jk = p .. 'job:' .. id
+    local v = redis.call('HMGET', jk, unpack(CLAIMED))
+    redis.call('ZREM', p .. 's:available', id)
+    local key = v[18]
+    if key then
+        key_unavailable(p, queue, key, m)
+    end
+    if not (v[1] and v[2] and v[3] and v[4] and v[5] and v[7] and v[8]) then
+        -- A hash written by hand or half gone: out of the claim, reported by id.
+        redis.call('SADD', p .. 'broken', id)
+        broken[#broken + 1] = id
+        return
+    end
+    local attempt = tonumber(v[4]) + 1
+    v[4] = attempt
+    local by = v[6]
+    if c.at_most_once then
+        redis.call('ZREM', p .. 'all', id)
+        if v[14] and redis.call('HGET', p .. 'unique', v[14]) == tostring(id) then
+            redis.call('HDEL', p .. 'unique', v[14])
+        end
+        redis.call('DEL', jk)
+    else
+        local n = tonumber(redis.call('HGET', jk, 'attempted_by_n') or '0')
+        if n >= 100 then
+            -- Keep the last 100 clients (JobClaimParams.MAX_ATTEMPTED_BY).
+            local list = cjson.decode(by)
+            table.remove(list, 1)
+            table.insert(list, c.id)
+            by = cjson.encode(list)
+        else
+            by = append_json(by, c.json)
+            n = n + 1
+        end
+        v[6] = by
+        redis.call('HSET', jk, 'state', 'running', 'attempt', attempt, 'attempted_at', now,
+            'attempted_by', by, 'attempted_by_n', n, 'holder', c.id)
+        redis.call('ZADD', p .. 's:running', id, id)
+        redis.call('ZADD', p .. 'running', now, id)
+        redis.call('SADD', p .. 'run:' .. c.id, id)
+        if key then
+            redis.call('HINCRBY', p .. 'lkr:' .. queue, key, 1)
+        end
+    end
+    table.insert(v, 1, id)
+    rows[#rows + 1] = v
+end
+
+-- The counts after a claim of queue by client c took rows (and found broken).
+local function claim_counted(p, queue, c, rows, broken)
+    local taken = #rows + #broken
+    if taken > 0 then
+        count(p, 'available', queue, -taken)
+        if not c.at_most_once and #rows > 0 then
+            count(p, 'running', queue, #rows)
+            redis.call('SADD', p .. 'keys', p .. 'run:' .. c.id)
+        end
+    end
+end
 
 -- ARGV: queue max now sortable(now + 1us) client client_json at_most_once(0/1).
 -- Returns {rows, broken ids}: each row id followed by CLAIMED's fields (attempt already the new one).
 local function claim(keys, args)
     local p = keys[1]
-    local queue, max, now, bound, client, client_json = args[1], tonumber(args[2]), args[3], args[4], args[5], args[6]
-    local at_most_once = args[7] == '1'
+    local queue, max, now, bound = args[1], tonumber(args[2]), args[3], args[4]
+    local c = {id = args[5], json = args[6], at_most_once = args[7] == '1'}
     local q = redis.call('HMGET', p .. 'q:' .. queue, 'paused_at', 'global_limit', 'rate_limit', 'key_limit')
     if q[1] or q[2] or q[3] or q[4] then
         return {{}, {}}
@@ -260,57 +454,10 @@ local function claim(keys, args)
         end
         local members = redis.call('ZRANGEBYLEX', avail, '[' .. priority, '(' .. priority .. bound, 'LIMIT', 0, need)
         for _, m in ipairs(members) do
-            redis.call('ZREM', avail, m)
-            local id = tonumber(string.sub(m, 18), 16)
-            local jk = p .. 'job:' .. id
-            local v = redis.call('HMGET', jk, unpack(CLAIMED))
-            redis.call('ZREM', p .. 's:available', id)
-            if not (v[1] and v[2] and v[3] and v[4] and v[5] and v[7] and v[8]) then
-                -- A hash written by hand or half gone: out of the claim, reported by id.
-                redis.call('SADD', p .. 'broken', id)
-                broken[#broken + 1] = id
-            else
-                local attempt = tonumber(v[4]) + 1
-                v[4] = attempt
-                local by = v[6]
-                if at_most_once then
-                    redis.call('ZREM', p .. 'all', id)
-                    if v[14] and redis.call('HGET', p .. 'unique', v[14]) == tostring(id) then
-                        redis.call('HDEL', p .. 'unique', v[14])
-                    end
-                    redis.call('DEL', jk)
-                else
-                    local n = tonumber(redis.call('HGET', jk, 'attempted_by_n') or '0')
-                    if n >= 100 then
-                        -- Keep the last 100 clients (JobClaimParams.MAX_ATTEMPTED_BY).
-                        local list = cjson.decode(by)
-                        table.remove(list, 1)
-                        table.insert(list, client)
-                        by = cjson.encode(list)
-                    else
-                        by = append_json(by, client_json)
-                        n = n + 1
-                    end
-                    v[6] = by
-                    redis.call('HSET', jk, 'state', 'running', 'attempt', attempt, 'attempted_at', now,
-                        'attempted_by', by, 'attempted_by_n', n, 'holder', client)
-                    redis.call('ZADD', p .. 's:running', id, id)
-                    redis.call('ZADD', p .. 'running', now, id)
-                    redis.call('SADD', p .. 'run:' .. client, id)
-                end
-                table.insert(v, 1, id)
-                rows[#rows + 1] = v
-            end
+            claim_member(p, queue, avail, m, now, c, rows, broken)
         end
     end
-    local taken = #rows + #broken
-    if taken > 0 then
-        count(p, 'available', queue, -taken)
-        if not at_most_once and #rows > 0 then
-            count(p, 'running', queue, #rows)
-            redis.call('SADD', p .. 'keys', p .. 'run:' .. client)
-        end
-    end
+    claim_counted(p, queue, c, rows, broken)
     return {rows, broken}
 end
 
@@ -347,7 +494,7 @@ local function complete_many(keys, args)
         local id = tonumber(args[b])
         local jk = p .. 'job:' .. id
         local v = redis.call('HMGET', jk, 'state', 'attempt', 'attempted_at', 'holder', 'queue', 'unique_key',
-            'unique_states')
+            'unique_states', 'limit_key')
         if v[1] == 'running' and v[2] == args[b + 2] and v[3] == args[b + 3] and v[4] == client then
             local finalized = args[b + 1]
             redis.call('HSET', jk, 'state', 'completed', 'finalized_at', finalized)
@@ -357,6 +504,9 @@ local function complete_many(keys, args)
             redis.call('ZADD', p .. 's:completed', id, id)
             redis.call('ZADD', p .. 'f:completed', finalized, id)
             by_queue[v[5]] = (by_queue[v[5]] or 0) + 1
+            if v[8] then
+                key_stopped(p, v[5], v[8])
+            end
             unique_after(p, id, v[6], v[7], 'completed')
             out[#out + 1] = id
         end
@@ -917,7 +1067,8 @@ local function queue_register(keys, args)
     return 1
 end
 
-local QUEUE = {'created_at', 'updated_at', 'paused_at', 'metadata'}
+local QUEUE = {'created_at', 'updated_at', 'paused_at', 'metadata', 'global_limit', 'rate_limit', 'rate_period_us',
+               'key_source', 'key_field', 'key_limit', 'key_weights', 'key_rate_limit', 'key_rate_period_us'}
 
 -- Every queue by name: name followed by QUEUE's fields.
 local function queue_list(keys, args)
@@ -953,6 +1104,425 @@ local function queue_set_paused(keys, args)
         redis.call('HSET', qk, 'updated_at', now)
     end
     return names
+end
+
+-- ---- queue limits ----
+-- The limited claim keeps to a queue's limits as the SQL drivers' limited claim does
+-- (LimitedClaim, JobClaimLimited, JobClaimKeyed): the rate limit's room from the start times kept,
+-- then the global limit's (the queue's running jobs, counted exactly in P..'counts'), then either
+-- the plain claim or, under a per-key limit, each key's first jobs in turn.
+
+-- ARGV: queue now limit ('' for none). 1 when the queue exists.
+local function queue_set_global_limit(keys, args)
+    local p = keys[1]
+    local qk = p .. 'q:' .. args[1]
+    if redis.call('EXISTS', qk) == 0 then
+        return 0
+    end
+    if args[3] == '' then
+        redis.call('HDEL', qk, 'global_limit')
+    else
+        redis.call('HSET', qk, 'global_limit', args[3])
+    end
+    redis.call('HSET', qk, 'updated_at', args[2])
+    return 1
+end
+
+-- ARGV: queue now jobs period_us ('' for none). 1 when the queue exists. The start times kept
+-- stay, as on SQL: a rate set again counts the starts before it.
+local function queue_set_rate_limit(keys, args)
+    local p = keys[1]
+    local queue = args[1]
+    local qk = p .. 'q:' .. queue
+    if redis.call('EXISTS', qk) == 0 then
+        return 0
+    end
+    if args[3] == '' then
+        redis.call('HDEL', qk, 'rate_limit', 'rate_period_us')
+    else
+        redis.call('HSET', qk, 'rate_limit', args[3], 'rate_period_us', args[4])
+        redis.call('SADD', p .. 'keys', p .. 'lrate:' .. queue)
+    end
+    redis.call('HSET', qk, 'updated_at', args[2])
+    return 1
+end
+
+-- ARGV: queue now source field limit weights rate_jobs rate_period_us (source '' for none, rate
+-- '' for none). 1 when the queue exists. The available jobs without a key get theirs next, in
+-- batches (queue_key_waiting, from key_cursor); jobs waiting for their time get theirs as they
+-- become available, and every job inserted from now on at insert.
+local function queue_set_key_limit(keys, args)
+    local p = keys[1]
+    local queue, now = args[1], args[2]
+    local qk = p .. 'q:' .. queue
+    if redis.call('EXISTS', qk) == 0 then
+        return 0
+    end
+    redis.call('HDEL', qk, 'key_source', 'key_field', 'key_limit', 'key_weights', 'key_rate_limit',
+        'key_rate_period_us', 'key_cursor')
+    if args[3] ~= '' then
+        redis.call('HSET', qk, 'key_source', args[3], 'key_field', args[4], 'key_limit', args[5], 'key_weights',
+            args[6], 'key_cursor', '')
+        if args[7] ~= '' then
+            redis.call('HSET', qk, 'key_rate_limit', args[7], 'key_rate_period_us', args[8])
+        end
+        redis.call('SADD', p .. 'keys', p .. 'lk:' .. queue, p .. 'lkr:' .. queue)
+    end
+    redis.call('HSET', qk, 'key_set_at', now, 'updated_at', now)
+    return 1
+end
+
+-- Gives up to batch of queue's available jobs without a key theirs, from the queue's key_cursor
+-- on. Returns {how many got one, 1 when the queue has none left to give}.
+local function key_waiting(p, queue, batch)
+    local qk = p .. 'q:' .. queue
+    local q = redis.call('HMGET', qk, 'key_source', 'key_field', 'key_cursor')
+    if not q[1] or not q[3] then
+        return {0, 1}
+    end
+    local avail = p .. 'avail:' .. queue
+    local from = q[3] == '' and '-' or ('(' .. q[3])
+    local members = redis.call('ZRANGEBYLEX', avail, from, '+', 'LIMIT', 0, batch)
+    local n = 0
+    for _, m in ipairs(members) do
+        local jk = p .. 'job:' .. tonumber(string.sub(m, 18), 16)
+        local v = redis.call('HMGET', jk, 'limit_key', 'args', 'metadata')
+        if not v[1] and v[2] then
+            local key = limit_key_of(q[1], q[2], v[2], v[3])
+            redis.call('HSET', jk, 'limit_key', key)
+            key_available(p, queue, key, m)
+            n = n + 1
+        end
+    end
+    if #members < batch then
+        redis.call('HDEL', qk, 'key_cursor')
+        return {n, 1}
+    end
+    redis.call('HSET', qk, 'key_cursor', members[#members])
+    return {n, 0}
+end
+
+-- ARGV: queue batch. See key_waiting.
+local function queue_key_waiting(keys, args)
+    return key_waiting(keys[1], args[1], tonumber(args[2]))
+end
+
+-- ARGV: since batch. key_waiting for the queues whose per-key limit was set after since and whose
+-- waiting jobs have not all got their keys (the client that set it stopped half-way), up to batch
+-- jobs in all. Returns {how many got one, 1 when no such queue is left}.
+local function queue_key_stragglers(keys, args)
+    local p = keys[1]
+    local since, batch = tonumber(args[1]), tonumber(args[2])
+    local n, done = 0, 1
+    for _, queue in ipairs(redis.call('ZRANGE', p .. 'queues', 0, -1)) do
+        local q = redis.call('HMGET', p .. 'q:' .. queue, 'key_set_at', 'key_cursor')
+        if q[2] and tonumber(q[1]) > since then
+            if n >= batch then
+                return {n, 0}
+            end
+            local r = key_waiting(p, queue, batch - n)
+            n = n + r[1]
+            if r[2] == 0 then
+                done = 0
+            end
+        end
+    end
+    return {n, done}
+end
+
+-- The first `need` due members of zset z in the claim's order: priority, time, id (z holds
+-- members as the available sets do; bound is sortable(now + 1us)).
+local function due_members(z, need, bound)
+    local first = redis.call('ZRANGEBYLEX', z, '-', '+', 'LIMIT', 0, need)
+    local all_due = true
+    for _, m in ipairs(first) do
+        if m >= string.sub(m, 1, 1) .. bound then
+            all_due = false
+            break
+        end
+    end
+    if all_due then
+        return first
+    end
+    local out = {}
+    for priority = 1, 4 do
+        if #out >= need then
+            break
+        end
+        for _, m in ipairs(redis.call('ZRANGEBYLEX', z, '[' .. priority, '(' .. priority .. bound, 'LIMIT', 0,
+                need - #out)) do
+            out[#out + 1] = m
+        end
+    end
+    return out
+end
+
+-- Keeps `n` more start times at now in the zset `starts`, the last `jobs` of them.
+local function rate_started(p, qk, starts, now, n, jobs)
+    local last = redis.call('HINCRBY', qk, 'rate_seq', n)
+    local add = {}
+    for i = last - n + 1, last do
+        add[#add + 1] = now
+        add[#add + 1] = i
+    end
+    redis.call('ZADD', starts, unpack(add))
+    redis.call('ZREMRANGEBYRANK', starts, 0, -(jobs + 1))
+end
+
+-- How many of the start times in `starts` are after now - period (the window's start times).
+local function rate_recent(starts, now, period)
+    return redis.call('ZCOUNT', starts, '(' .. micros_text(tonumber(now) - period), '+inf')
+end
+
+-- ARGV: queue max now sortable(now + 1us) client client_json. An at-least-once claim under the
+-- queue's limits; nothing from a queue that does not exist or is paused. Returns as claim does.
+local function claim_limited(keys, args)
+    local p = keys[1]
+    local queue, max, now, bound = args[1], tonumber(args[2]), args[3], args[4]
+    local c = {id = args[5], json = args[6], at_most_once = false}
+    local qk = p .. 'q:' .. queue
+    local q = redis.call('HMGET', qk, 'created_at', 'paused_at', 'global_limit', 'rate_limit', 'rate_period_us',
+        'key_limit', 'key_rate_limit', 'key_rate_period_us', 'key_weights')
+    if not q[1] or q[2] then
+        return {{}, {}}
+    end
+    local room = max
+    local rate_jobs = tonumber(q[4])
+    local rate = p .. 'lrate:' .. queue
+    if rate_jobs then
+        room = math.min(room, math.max(0, rate_jobs - rate_recent(rate, now, tonumber(q[5]))))
+    end
+    if q[3] then
+        local running = tonumber(redis.call('HGET', p .. 'counts', 'running:' .. queue) or '0')
+        room = math.min(room, math.max(0, tonumber(q[3]) - running))
+    end
+    local rows, broken = {}, {}
+    if room <= 0 then
+        return {rows, broken}
+    end
+    local avail = p .. 'avail:' .. queue
+    if q[6] then
+        -- Each key offers its first due jobs, up to its limit less its running jobs (and its rate
+        -- less its recent starts); the keys take turns, a key of weight w taking w jobs a turn,
+        -- each turn by priority, time and id.
+        local key_limit, key_rate_jobs, key_rate_period = tonumber(q[6]), tonumber(q[7]), tonumber(q[8])
+        local weights = cjson.decode(q[9] or '{}')
+        local running = {}
+        local r = redis.call('HGETALL', p .. 'lkr:' .. queue)
+        for i = 1, #r, 2 do
+            running[r[i]] = tonumber(r[i + 1])
+        end
+        local offered = {}
+        for _, key in ipairs(redis.call('ZRANGE', p .. 'lk:' .. queue, 0, -1)) do
+            local need = math.min(room, key_limit - (running[key] or 0))
+            if key_rate_jobs and need > 0 then
+                need = math.min(need, key_rate_jobs - rate_recent(key_rate_starts(p, queue, key), now, key_rate_period))
+            end
+            if need > 0 then
+                local w = weights[key]
+                w = (type(w) == 'number' and w >= 1) and math.floor(w) or 1
+                for turn, m in ipairs(due_members(key_avail(p, queue, key), need, bound)) do
+                    offered[#offered + 1] = {math.floor((turn + w - 1) / w), m, key}
+                end
+            end
+        end
+        table.sort(offered, function(a, b)
+            if a[1] ~= b[1] then
+                return a[1] < b[1]
+            end
+            return a[2] < b[2]
+        end)
+        local started = {}
+        for i = 1, math.min(room, #offered) do
+            local before = #rows
+            claim_member(p, queue, avail, offered[i][2], now, c, rows, broken)
+            if #rows > before then
+                local key = offered[i][3]
+                started[key] = (started[key] or 0) + 1
+            end
+        end
+        if key_rate_jobs then
+            for key, n in pairs(started) do
+                local starts = key_rate_starts(p, queue, key)
+                rate_started(p, qk, starts, now, n, key_rate_jobs)
+                redis.call('SADD', p .. 'keys', starts)
+            end
+        end
+    else
+        for priority = 1, 4 do
+            local need = room - #rows
+            if need <= 0 then
+                break
+            end
+            local members = redis.call('ZRANGEBYLEX', avail, '[' .. priority, '(' .. priority .. bound, 'LIMIT', 0,
+                need)
+            for _, m in ipairs(members) do
+                claim_member(p, queue, avail, m, now, c, rows, broken)
+            end
+        end
+    end
+    if rate_jobs and #rows > 0 then
+        rate_started(p, qk, rate, now, #rows, rate_jobs)
+    end
+    claim_counted(p, queue, c, rows, broken)
+    return {rows, broken}
+end
+
+-- ---- periodic jobs ----
+-- A periodic job is a hash (P..'periodic:'..name) with the fields of PERIODIC below and
+-- declared_hash, removed_at; its tick's job is inserted in the same call that moves it on, so a
+-- tick is enqueued once however many clients try it.
+
+local PERIODIC = {'kind', 'args', 'queue', 'priority', 'max_attempts', 'tags', 'metadata', 'schedule', 'zone',
+                  'catch_up', 'run_on_start', 'hash', 'declared_hash', 'paused_at', 'last_tick', 'fired_through',
+                  'created_at', 'updated_at', 'removed_at'}
+
+-- The metadata of periodic job `name`'s run: its own metadata with "periodic": name and key: value
+-- (name_json and value_json are JSON strings) set.
+local function periodic_metadata(metadata, name_json, key, value_json)
+    local doc = cjson.decode(metadata)
+    if doc.periodic ~= nil or doc[key] ~= nil then
+        doc.periodic = cjson.decode(name_json)
+        doc[key] = cjson.decode(value_json)
+        return cjson.encode(doc)
+    end
+    local body = '"periodic":' .. name_json .. ',' .. cjson.encode(key) .. ':' .. value_json
+    if next(doc) == nil then
+        return '{' .. body .. '}'
+    end
+    local close = string.find(metadata, '}%s*$')
+    return string.sub(metadata, 1, close - 1) .. ',' .. body .. '}'
+end
+
+-- Inserts the job of periodic job pk, available at now, with `metadata`. Returns its id.
+local function periodic_insert(p, pk, now, now_sk, metadata)
+    local d = redis.call('HMGET', pk, 'kind', 'args', 'queue', 'priority', 'max_attempts', 'tags')
+    local id = redis.call('INCR', p .. 'id')
+    redis.call('HSET', p .. 'job:' .. id, 'kind', d[1], 'args', d[2], 'queue', d[3], 'priority', d[4],
+        'state', 'available', 'attempt', 0, 'max_attempts', d[5], 'created_at', now, 'scheduled_at', now, 'sk', now_sk,
+        'tags', d[6], 'metadata', metadata, 'errors', '[]', 'attempted_by', '[]')
+    redis.call('ZADD', p .. 'all', id, id)
+    enter(p, id, 'available', {queue = d[3], priority = d[4], sk = now_sk})
+    return id
+end
+
+-- The later of two stored times.
+local function later(a, b)
+    return tonumber(a) >= tonumber(b) and a or b
+end
+
+-- ARGV: name kind args queue priority max_attempts tags metadata schedule zone catch_up
+-- run_on_start(0/1) hash declared_hash ('' when not declared) now now_sk name_json now_json.
+-- Stores the definition unless it is stored already (see PeriodicUpsertParams: declared, stored
+-- when code's definition changed since code last declared it; else when new, removed or
+-- changed), and then enqueues its run on start unless it is paused. 1 when stored.
+local function periodic_upsert(keys, args)
+    local p = keys[1]
+    local name, hash, declared, now = args[1], args[13], args[14], args[15]
+    local pk = p .. 'periodic:' .. name
+    local e = redis.call('HMGET', pk, 'hash', 'declared_hash', 'removed_at', 'schedule', 'zone', 'fired_through',
+        'paused_at')
+    local paused = false
+    if e[1] then
+        local store
+        if declared ~= '' then
+            store = e[2] ~= declared
+        else
+            store = e[1] ~= hash or e[3] ~= false
+        end
+        if not store then
+            return 0
+        end
+        local fired = e[6]
+        if e[3] or e[4] ~= args[9] or e[5] ~= args[10] then
+            fired = later(e[6], now)
+        end
+        redis.call('HDEL', pk, 'removed_at')
+        redis.call('HSET', pk, 'fired_through', fired)
+        paused = e[7]
+    else
+        redis.call('HSET', pk, 'fired_through', now, 'created_at', now)
+        redis.call('ZADD', p .. 'periodics', 0, name)
+        redis.call('SADD', p .. 'keys', pk, p .. 'periodics')
+    end
+    redis.call('HSET', pk, 'kind', args[2], 'args', args[3], 'queue', args[4], 'priority', args[5], 'max_attempts',
+        args[6], 'tags', args[7], 'metadata', args[8], 'schedule', args[9], 'zone', args[10], 'catch_up', args[11],
+        'run_on_start', args[12], 'hash', hash, 'updated_at', now)
+    if declared ~= '' then
+        redis.call('HSET', pk, 'declared_hash', declared)
+    end
+    if args[12] == '1' and not paused then
+        periodic_insert(p, pk, now, args[16], periodic_metadata(args[8], args[17], 'start', args[18]))
+    end
+    return 1
+end
+
+-- Every periodic job not removed, by name: name followed by PERIODIC's fields.
+local function periodic_list(keys, args)
+    local p = keys[1]
+    local out = {}
+    for _, name in ipairs(redis.call('ZRANGE', p .. 'periodics', 0, -1)) do
+        local v = redis.call('HMGET', p .. 'periodic:' .. name, unpack(PERIODIC))
+        if v[1] and not v[19] then
+            table.insert(v, 1, name)
+            out[#out + 1] = v
+        end
+    end
+    return out
+end
+
+-- ARGV: name pause(1)/resume(0) now. A resume drops the ticks due while paused. 1 when the job exists.
+local function periodic_set_paused(keys, args)
+    local p = keys[1]
+    local pk = p .. 'periodic:' .. args[1]
+    local now = args[3]
+    local e = redis.call('HMGET', pk, 'hash', 'removed_at', 'paused_at', 'fired_through')
+    if not e[1] or e[2] then
+        return 0
+    end
+    if args[2] == '1' then
+        redis.call('HSETNX', pk, 'paused_at', now)
+    elseif e[3] then
+        redis.call('HSET', pk, 'fired_through', later(e[4], now))
+        redis.call('HDEL', pk, 'paused_at')
+    end
+    redis.call('HSET', pk, 'updated_at', now)
+    return 1
+end
+
+-- ARGV: name now. Marks the job removed (its hash stays for periodic_upsert). 1 when it existed.
+local function periodic_remove(keys, args)
+    local p = keys[1]
+    local pk = p .. 'periodic:' .. args[1]
+    local e = redis.call('HMGET', pk, 'hash', 'removed_at')
+    if not e[1] or e[2] then
+        return 0
+    end
+    redis.call('HDEL', pk, 'paused_at')
+    redis.call('HSET', pk, 'removed_at', args[2], 'updated_at', args[2])
+    return 1
+end
+
+-- ARGV: leader now now_sk name hash fired_through tick enqueue(0/1) name_json tick_json. Moves the
+-- job on from fired_through to tick and, when enqueue, inserts the tick's job, only while the job
+-- is as read (hash, fired_through), active, and the lease held. 1 when it moved on.
+local function periodic_enqueue(keys, args)
+    local p = keys[1]
+    local now = args[2]
+    if not lease_held(p, args[1], now) then
+        return 0
+    end
+    local pk = p .. 'periodic:' .. args[4]
+    local e = redis.call('HMGET', pk, 'hash', 'fired_through', 'paused_at', 'removed_at', 'metadata')
+    if e[1] ~= args[5] or e[2] ~= args[6] or e[3] or e[4] then
+        return 0
+    end
+    redis.call('HSET', pk, 'fired_through', args[7])
+    if args[8] == '1' then
+        redis.call('HSET', pk, 'last_tick', args[7])
+        periodic_insert(p, pk, now, args[3], periodic_metadata(e[5], args[9], 'tick', args[10]))
+    end
+    return 1
 end
 
 -- ---- the audit log ----
@@ -1058,6 +1628,17 @@ redis.register_function{function_name = 'runnel_leader_get', callback = leader_g
 redis.register_function('runnel_queue_register', queue_register)
 redis.register_function{function_name = 'runnel_queue_list', callback = queue_list, flags = {'no-writes'}}
 redis.register_function('runnel_queue_set_paused', queue_set_paused)
+redis.register_function('runnel_queue_set_global_limit', queue_set_global_limit)
+redis.register_function('runnel_queue_set_rate_limit', queue_set_rate_limit)
+redis.register_function('runnel_queue_set_key_limit', queue_set_key_limit)
+redis.register_function('runnel_queue_key_waiting', queue_key_waiting)
+redis.register_function('runnel_queue_key_stragglers', queue_key_stragglers)
+redis.register_function('runnel_claim_limited', claim_limited)
+redis.register_function('runnel_periodic_upsert', periodic_upsert)
+redis.register_function{function_name = 'runnel_periodic_list', callback = periodic_list, flags = {'no-writes'}}
+redis.register_function('runnel_periodic_set_paused', periodic_set_paused)
+redis.register_function('runnel_periodic_remove', periodic_remove)
+redis.register_function('runnel_periodic_enqueue', periodic_enqueue)
 redis.register_function('runnel_audit_insert', audit_insert)
 redis.register_function{function_name = 'runnel_audit_list', callback = audit_list, flags = {'no-writes'}}
 redis.register_function{function_name = 'runnel_migration_list', callback = migration_list, flags = {'no-writes'}}

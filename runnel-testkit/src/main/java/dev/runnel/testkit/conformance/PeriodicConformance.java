@@ -25,7 +25,7 @@ import dev.runnel.testkit.ForwardingDriver;
 import dev.runnel.testkit.KillableDriver;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
-import java.sql.Statement;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -418,14 +418,26 @@ public abstract class PeriodicConformance extends DriverConformance {
         assertThat(back.declared()).isTrue();
     }
 
+    /**
+     * Stores {@code schedule} as periodic job {@code name}'s schedule behind the driver's back, as a
+     * hand edit would. By default an SQL update on {@link #newConnection}; a driver without SQL
+     * overrides it.
+     */
+    protected void storeScheduleByHand(String name, String schedule) throws Exception {
+        try (Connection c = newConnection(dir);
+                PreparedStatement st = c.prepareStatement("UPDATE runnel_periodic SET schedule = ? WHERE name = ?")) {
+            st.setString(1, schedule);
+            st.setString(2, name);
+            st.executeUpdate();
+        }
+    }
+
     @Test
     void aStoredScheduleThatNoLongerParsesHoldsUpNoOtherJob() throws Exception {
         Periodic ops = inserter().periodic();
         ops.upsert(every10("broken"));
         // As a hand edit, or a newer Runnel's syntax, might leave it; "broken" comes first by name.
-        try (Connection c = newConnection(dir); Statement st = c.createStatement()) {
-            st.executeUpdate("UPDATE runnel_periodic SET schedule = 'every now and then' WHERE name = 'broken'");
-        }
+        storeScheduleByHand("broken", "every now and then");
         started(client().periodic(every10("fine")));
         clock.set(at(10));
         awaitTick("fine", at(10));
