@@ -87,6 +87,15 @@ public abstract class DriverConformance {
                 driver.name() + " cannot insert inside an application's transaction");
     }
 
+    /**
+     * Skips the test, by capability, unless the database is an SQL database that
+     * {@link #newConnection} reaches: one whose driver joins a caller's {@link Connection}
+     * ({@link Driver#supportsTransactionalInsert()}).
+     */
+    protected void assumeSqlConnection() {
+        Assumptions.assumeTrue(driver.supportsTransactionalInsert(), driver.name() + " has no SQL connection");
+    }
+
     /** Claims up to {@code max} jobs of {@code queue} at the test's time, as client {@code client-a}. */
     protected List<JobRow> claimQueue(String queue, int max) {
         return driver.jobClaim(new JobClaimParams(queue, max, clock.instant(), "client-a"));

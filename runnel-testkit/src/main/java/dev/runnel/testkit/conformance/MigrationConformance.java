@@ -26,11 +26,34 @@ public abstract class MigrationConformance extends DriverConformance {
      */
     protected abstract Set<String> databaseObjects() throws SQLException;
 
+    /** Checks that {@code objects}, those of a migrated database, include the main ones. */
+    protected void assertMigrated(Set<String> objects) {
+        assertThat(objects).contains("table runnel_job", "index runnel_job_fetch", "index runnel_job_due",
+                "index runnel_job_unique", "table runnel_migration");
+    }
+
+    /** Checks the text {@link Migrator#sql} prints up ({@code up}) and down. */
+    protected void assertPrintable(String up, String down) {
+        assertThat(up).contains("runnel_job").containsIgnoringCase("create table");
+        assertThat(down).containsIgnoringCase("drop table");
+    }
+
+    /**
+     * Records migration {@code version} named {@code name} as applied, behind the driver's back,
+     * as a newer Runnel would have. By default an SQL insert on {@link #newConnection}.
+     */
+    protected void recordMigrationByHand(int version, String name) throws Exception {
+        try (Connection c = newConnection(dir); Statement st = c.createStatement()) {
+            // applied_at copied from an existing row: its type differs by database.
+            st.executeUpdate("INSERT INTO runnel_migration (version, name, applied_at) "
+                    + "SELECT " + version + ", '" + name + "', applied_at FROM runnel_migration WHERE version = 1");
+        }
+    }
+
     @Test
     void aFullDownLeavesNothingBehind() throws SQLException {
         Set<String> migrated = databaseObjects();
-        assertThat(migrated).contains("table runnel_job", "index runnel_job_fetch", "index runnel_job_due",
-                "index runnel_job_unique", "table runnel_migration");
+        assertMigrated(migrated);
         inserter().insert(new TestArgs("to be dropped", 1));
         Migrator migrator = new Migrator(driver);
         assertThat(migrator.down(migrator.latestVersion())).hasSize(migrator.latestVersion());
@@ -84,8 +107,7 @@ public abstract class MigrationConformance extends DriverConformance {
     @Test
     void sqlIsPrintableBothWays() {
         Migrator migrator = new Migrator(driver);
-        assertThat(migrator.sql(true)).contains("runnel_job").containsIgnoringCase("create table");
-        assertThat(migrator.sql(false)).containsIgnoringCase("drop table");
+        assertPrintable(migrator.sql(true), migrator.sql(false));
     }
 
     @Test
@@ -99,11 +121,7 @@ public abstract class MigrationConformance extends DriverConformance {
 
     @Test
     void schemaFromANewerRunnelIsRefusedAndLeftAlone() throws Exception {
-        try (Connection c = newConnection(dir); Statement st = c.createStatement()) {
-            // applied_at copied from an existing row: its type differs by database.
-            st.executeUpdate("INSERT INTO runnel_migration (version, name, applied_at) "
-                    + "SELECT 999, '999_future', applied_at FROM runnel_migration WHERE version = 1");
-        }
+        recordMigrationByHand(999, "999_future");
         Migrator migrator = new Migrator(driver);
         assertThatThrownBy(migrator::up).isInstanceOf(RunnelException.class)
                 .hasMessageContaining("999").hasMessageContaining(String.valueOf(migrator.latestVersion()))

@@ -1,0 +1,20 @@
+package dev.runnel.redis;
+
+import dev.runnel.driver.Driver;
+import dev.runnel.testkit.conformance.SearchConformance;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/** {@link SearchConformance} on a namespace of its own in the tests' redis-server. */
+class RedisSearchTest extends SearchConformance {
+    @Override
+    protected Driver newDriver(Path dir) {
+        return RedisServer.get().driver();
+    }
+
+    @Override
+    protected Connection newConnection(Path dir) throws SQLException {
+        throw new SQLException("Redis has no SQL connection");
+    }
+}
