@@ -58,11 +58,10 @@ final class RedisLimits {
                 limit.map(l -> Integer.toString(l.limit())).orElse(""), QueueLimits.weights(limit),
                 rate.map(r -> Integer.toString(r.jobs())).orElse(""),
                 rate.map(r -> Long.toString(r.periodMicros())).orElse("")) == 1;
-        if (found && limit.isPresent()) {
-            while (RedisRows.number(redis.call("runnel_queue_key_waiting", p.queue(), Integer.toString(KEY_BATCH))
-                    .get(1)) == 0) {
-                // the next batch
-            }
+        boolean done = !found || limit.isEmpty();
+        while (!done) {
+            done = RedisRows.number(redis.call("runnel_queue_key_waiting", p.queue(), Integer.toString(KEY_BATCH))
+                    .get(1)) == 1;
         }
         return found;
     }
