@@ -2,6 +2,11 @@ package dev.runnel.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.runnel.Drivers;
+import dev.runnel.InsertOptions;
+import dev.runnel.JobArgs;
+import dev.runnel.Runnel;
+import dev.runnel.testkit.LocalRedis;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -24,7 +29,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code runnel serve}: bad flags (one line, exit 2, no database touched), and its users from a file and the environment. */
+/** {@code runnel serve}: bad flags (one line, exit 2, no database touched), its users from a file and the environment, and a Redis URL. */
 class ServeCommandTest {
     @TempDir
     Path dir;
@@ -85,7 +90,7 @@ class ServeCommandTest {
         Path users = dir.resolve("users");
         Files.writeString(users, "# name:password:role\nops:pa:ss:operator\n\n");
         Files.setPosixFilePermissions(users, PosixFilePermissions.fromString("rw-r--r--"));
-        Served serve = Served.start(dir, Map.of(ServeCommand.USERS_VARIABLE, "viewer:look:read-only\n"),
+        Served serve = Served.start(dir, sqlite(), Map.of(ServeCommand.USERS_VARIABLE, "viewer:look:read-only\n"),
                 "--users-file", users.toString(), "--bind", "0.0.0.0");
         try {
             assertThat(serve.banner).startsWith("serve: dashboard on every interface (0.0.0.0:" + serve.port
@@ -103,7 +108,7 @@ class ServeCommandTest {
 
     @Test
     void allowAnonymousServesANetworkAddressOpenWithAWarning() throws Exception {
-        Served serve = Served.start(dir, Map.of(), "--bind", "0.0.0.0", "--allow-anonymous", "--allowed-host",
+        Served serve = Served.start(dir, sqlite(), Map.of(), "--bind", "0.0.0.0", "--allow-anonymous", "--allowed-host",
                 "runnel.example.com");
         try {
             assertThat(serve.banner).contains("on every interface (0.0.0.0:" + serve.port);
@@ -112,6 +117,37 @@ class ServeCommandTest {
             serve.stop();
         }
         assertThat(serve.err()).contains("WARN").contains("has no users").contains("0.0.0.0:" + serve.port);
+    }
+
+    @Test
+    void serveOnARedisUrlShowsTheNamespacesJobsAndQueues() throws Exception {
+        String url = LocalRedis.shared().freshUrl();
+        long id;
+        try (Runnel runnel = Runnel.builder().driver(Drivers.open(url)).autoMigrate(true).queue("mail", 1)
+                .worker(Note.class, job -> {}).build()) {
+            runnel.start(); // registers queue mail
+            id = runnel.insert(new Note("on redis"), InsertOptions.builder().queue("mail").build()).id();
+        }
+        Served serve = Served.start(dir, url, Map.of());
+        try {
+            assertThat(serve.banner).contains("http://127.0.0.1:" + serve.port + "/");
+            assertThat(serve.body("/api/jobs", null)).contains("\"id\":" + id).contains("on redis");
+            assertThat(serve.body("/api/queues", null)).contains("mail");
+            assertThat(serve.status("/jobs/" + id, null)).isEqualTo(200);
+        } finally {
+            serve.stop();
+        }
+    }
+
+    record Note(String text) implements JobArgs {
+        @Override
+        public String kind() {
+            return "note";
+        }
+    }
+
+    private String sqlite() {
+        return "sqlite://" + dir.resolve("serve.db");
     }
 
     /** {@code runnel serve} in a process of its own, as an operator starts it, on a free port. */
@@ -128,10 +164,10 @@ class ServeCommandTest {
             this.errFile = errFile;
         }
 
-        static Served start(Path dir, Map<String, String> env, String... flags) throws Exception {
+        static Served start(Path dir, String url, Map<String, String> env, String... flags) throws Exception {
             String java = ProcessHandle.current().info().command().orElse("java");
             List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                    Main.class.getName(), "serve", "--database-url", "sqlite://" + dir.resolve("serve.db"), "--port", "0"));
+                    Main.class.getName(), "serve", "--database-url", url, "--port", "0"));
             command.addAll(List.of(flags));
             Path errFile = Files.createTempFile(dir, "serve", ".err");
             ProcessBuilder builder = new ProcessBuilder(command).redirectError(errFile.toFile());

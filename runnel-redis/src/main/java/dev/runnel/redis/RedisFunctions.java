@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -33,14 +34,18 @@ import org.slf4j.LoggerFactory;
  * every call (Lettuce pipelines the calls of many threads on it), the library loaded at start
  * when the server lacks it or has an older version, and loaded again when a call finds it gone.
  * Every call is {@code FCALL} of one function with one key, the namespace's prefix.
+ *
+ * <p>A connection that breaks is reconnected by Lettuce; calls made while it is down fail at once,
+ * unsent, and a call in flight when it broke fails as unclear, never sent again by Lettuce (a
+ * claim or an insert run twice would take or store its jobs twice). A connection that does not
+ * answer within the URL's timeout may be half-open, which no reconnect would notice: it is
+ * replaced by a new one.
  */
 final class RedisFunctions implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RedisFunctions.class);
     private static final String LIBRARY = "dev/runnel/redis/runnel.lua";
     /** Redis Functions came in 7.0. */
     private static final int MIN_MAJOR = 7;
-    /** How long one call may take, the connection's bound: a stalled server costs at most this. */
-    static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
     /**
@@ -54,8 +59,9 @@ final class RedisFunctions implements AutoCloseable {
 
     private final RedisUrl url;
     private final RedisClient client;
-    private final StatefulRedisConnection<String, String> connection;
-    private final RedisCommands<String, String> sync;
+    /** The connection every call uses; replaced when one timed out ({@link #replace}). */
+    private volatile StatefulRedisConnection<String, String> connection;
+    private final ReentrantLock replacing = new ReentrantLock();
     private final String[] prefixKey;
     private final String library;
     private final int version;
@@ -64,7 +70,6 @@ final class RedisFunctions implements AutoCloseable {
         this.url = url;
         this.client = client;
         this.connection = connection;
-        this.sync = connection.sync();
         this.prefixKey = new String[] {RedisKeys.prefix(url.prefix())};
         this.library = readLibrary();
         this.version = libraryVersion(library);
@@ -77,7 +82,7 @@ final class RedisFunctions implements AutoCloseable {
      */
     static RedisFunctions connect(RedisUrl url) {
         RedisURI.Builder uri = RedisURI.builder().withHost(url.host()).withPort(url.port()).withDatabase(url.database())
-                .withSsl(url.tls()).withTimeout(COMMAND_TIMEOUT).withClientName("runnel");
+                .withSsl(url.tls()).withTimeout(url.timeout()).withClientName("runnel");
         if (url.password() != null) {
             uri.withAuthentication(url.user() == null ? "default" : url.user(), url.password().toCharArray());
         }
@@ -110,6 +115,7 @@ final class RedisFunctions implements AutoCloseable {
     private void checkServer() {
         String info;
         try {
+            RedisCommands<String, String> sync = connection.sync();
             info = sync.info("server") + sync.info("persistence") + sync.info("memory");
         } catch (RedisException e) {
             throw new RunnelConnectException("cannot read the server's INFO at " + url.where() + ": " + reason(e), e);
@@ -147,7 +153,7 @@ final class RedisFunctions implements AutoCloseable {
     private void ensureLibrary() {
         long loaded;
         try {
-            loaded = ((Number) sync.fcall("runnel_version", ScriptOutputType.INTEGER, prefixKey)).longValue();
+            loaded = ((Number) connection.sync().fcall("runnel_version", ScriptOutputType.INTEGER, prefixKey)).longValue();
         } catch (RedisCommandExecutionException e) {
             if (!functionMissing(e)) {
                 throw translate("runnel_version", e);
@@ -167,7 +173,7 @@ final class RedisFunctions implements AutoCloseable {
 
     private void load() {
         try {
-            sync.functionLoad(library, true);
+            connection.sync().functionLoad(library, true);
             log.info("loaded Runnel's function library version {} into Redis at {}", version, url.where());
         } catch (RedisException e) {
             throw translate("FUNCTION LOAD", e);
@@ -190,22 +196,62 @@ final class RedisFunctions implements AutoCloseable {
      * the call repeated once: a call that finds no function ran nothing.
      */
     private <T> T invoke(String name, ScriptOutputType type, String... args) {
+        StatefulRedisConnection<String, String> used = connection;
         try {
-            return sync.fcall(name, type, prefixKey, args);
+            return used.sync().fcall(name, type, prefixKey, args);
         } catch (RedisCommandExecutionException e) {
             if (!functionMissing(e)) {
                 throw translate(name, e);
             }
+        } catch (RedisCommandTimeoutException e) {
+            replace(used);
+            throw translate(name, e);
         } catch (RedisException e) {
             throw translate(name, e);
         }
         log.warn("Redis at {} lost Runnel's function library (restarted or failed over?): loading it again",
                 url.where());
         load();
+        used = connection;
         try {
-            return sync.fcall(name, type, prefixKey, args);
+            return used.sync().fcall(name, type, prefixKey, args);
+        } catch (RedisCommandTimeoutException e) {
+            replace(used);
+            throw translate(name, e);
         } catch (RedisException e) {
             throw translate(name, e);
+        }
+    }
+
+    /**
+     * Replaces {@code timedOut} with a new connection, unless another call did already or is at
+     * it. A connection whose calls time out may be half-open (the server or the path to it gone
+     * without a reset), which Lettuce's reconnect never notices; a new connection either works or
+     * fails, and the calls still waiting on the old one fail as unclear when it is closed. When the
+     * new one cannot be opened, the old one stays, and the next timeout tries again.
+     */
+    private void replace(StatefulRedisConnection<String, String> timedOut) {
+        if (!replacing.tryLock()) {
+            return;
+        }
+        try {
+            if (connection != timedOut) {
+                return;
+            }
+            StatefulRedisConnection<String, String> fresh;
+            try {
+                fresh = client.connect(StringCodec.UTF8);
+            } catch (RedisException e) {
+                log.warn("Redis at {} did not answer within {} ms, and a new connection failed too: {}", url.where(),
+                        url.timeout().toMillis(), reason(e));
+                return;
+            }
+            connection = fresh;
+            timedOut.closeAsync();
+            log.warn("Redis at {} did not answer within {} ms: replaced the connection, which may have been half-open",
+                    url.where(), url.timeout().toMillis());
+        } finally {
+            replacing.unlock();
         }
     }
 
@@ -214,17 +260,28 @@ final class RedisFunctions implements AutoCloseable {
         return message != null && message.toLowerCase(java.util.Locale.ROOT).contains("function not found");
     }
 
+    /**
+     * {@code e} as Runnel's exception: a {@link RunnelConnectException} only when the call was
+     * never sent (no connection, or one being reconnected: Lettuce rejects the call), since the
+     * runtime takes that exception for "nothing applied" (a claim is then not looked for again);
+     * a connection lost or silent while the call was on the wire makes its outcome unknown.
+     */
     private RunnelException translate(String what, RedisException e) {
-        if (e instanceof RedisConnectionException || e.getCause() instanceof IOException
-                || (e.getMessage() != null && e.getMessage().contains("Connection is closed"))) {
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        if (e instanceof RedisConnectionException || message.contains("Commands are rejected")
+                || message.contains("Connection is closed")) {
             return new RunnelConnectException("Redis at " + url.where() + " cannot be reached (" + what + "): "
                     + reason(e), e);
         }
         if (e instanceof RedisCommandTimeoutException) {
             return new RunnelException("Redis at " + url.where() + " did not answer " + what + " within "
-                    + COMMAND_TIMEOUT.toSeconds() + " s; whether it was applied is unknown", e);
+                    + url.timeout().toMillis() + " ms; whether it was applied is unknown", e);
         }
-        return new RunnelException("Redis at " + url.where() + " refused " + what + ": " + reason(e), e);
+        if (e instanceof RedisCommandExecutionException) {
+            return new RunnelException("Redis at " + url.where() + " refused " + what + ": " + reason(e), e);
+        }
+        return new RunnelException("Redis at " + url.where() + " lost the connection during " + what + " ("
+                + reason(e) + "); whether it was applied is unknown", e);
     }
 
     private static String reason(Throwable e) {

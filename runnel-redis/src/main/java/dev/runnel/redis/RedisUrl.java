@@ -3,16 +3,29 @@ package dev.runnel.redis;
 import dev.runnel.Drivers;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A parsed {@code redis://[user:password@]host:port/db[?prefix=NAME]} or {@code rediss://} (TLS)
- * URL. The port defaults to 6379 and the database to 0; {@code prefix} names the namespace, whose
- * keys all start with {@code {NAME}:} (default {@value #DEFAULT_PREFIX}). User and password are
- * percent-decoded.
+ * A parsed {@code redis://[user:password@]host:port/db[?prefix=NAME&timeout=T]} or
+ * {@code rediss://} (TLS) URL. The port defaults to 6379 and the database to 0; {@code prefix}
+ * names the namespace, whose keys all start with {@code {NAME}:} (default {@value #DEFAULT_PREFIX});
+ * {@code timeout} bounds each call, as {@code 500ms} or {@code 10s} (default 10 s). User and
+ * password are percent-decoded.
  */
-record RedisUrl(boolean tls, String host, int port, int database, String user, String password, String prefix) {
+record RedisUrl(boolean tls, String host, int port, int database, String user, String password, String prefix,
+        Duration timeout) {
     static final String DEFAULT_PREFIX = "runnel";
+    /**
+     * How long one call may take by default: a stalled server or a half-open connection costs at
+     * most this, after which the connection is replaced. Ten seconds leaves a large claim or
+     * cleaner batch on a busy server room to finish.
+     */
+    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration MIN_TIMEOUT = Duration.ofMillis(100);
+    private static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
+    private static final Pattern TIMEOUT = Pattern.compile("([0-9]{1,6})(ms|s)");
     static final int DEFAULT_PORT = 6379;
     /** The databases a default server has (its {@code databases} setting); a higher one is refused there. */
     static final int MAX_DATABASE = 15;
@@ -38,6 +51,7 @@ record RedisUrl(boolean tls, String host, int port, int database, String user, S
             throw new IllegalArgumentException("a Redis URL starts with redis:// or rediss://, was '" + Drivers.redact(url) + "'");
         }
         String prefix = DEFAULT_PREFIX;
+        Duration timeout = DEFAULT_TIMEOUT;
         int query = rest.indexOf('?');
         if (query >= 0) {
             for (String pair : rest.substring(query + 1).split("&")) {
@@ -47,8 +61,20 @@ record RedisUrl(boolean tls, String host, int port, int database, String user, S
                 int eq = pair.indexOf('=');
                 String name = eq < 0 ? pair : pair.substring(0, eq);
                 String value = eq < 0 ? "" : decode(pair.substring(eq + 1), url);
+                if (name.equals("timeout")) {
+                    timeout = timeout(value, url);
+                    continue;
+                }
                 if (!name.equals("prefix")) {
-                    throw new IllegalArgumentException("unknown Redis URL parameter '" + name + "' (known: prefix) in '"
+                    throw new IllegalArgumentException("unknown Redis URL parameter '" + name
+                            + "' (known: prefix, timeout) in '" + Drivers.redact(url) + "'");
+                }
+                if (value.contains("{") || value.contains("}")) {
+                    // The prefix is the namespace's hash tag: a brace in it would end the tag
+                    // early or open another, and its keys would spread over slots of a cluster.
+                    throw new IllegalArgumentException("prefix must not contain '{' or '}', was '" + value
+                            + "': every key of a namespace shares the hash tag {PREFIX}, so that one cluster slot"
+                            + " holds it, and a brace would break the tag and spread its keys over slots, in '"
                             + Drivers.redact(url) + "'");
                 }
                 if (!PREFIX.matcher(value).matches()) {
@@ -106,7 +132,21 @@ record RedisUrl(boolean tls, String host, int port, int database, String user, S
             throw new IllegalArgumentException("a Redis URL needs a host, as in redis://127.0.0.1:6379/0, was '"
                     + Drivers.redact(url) + "'");
         }
-        return new RedisUrl(tls, host, port, database, user, password, prefix);
+        return new RedisUrl(tls, host, port, database, user, password, prefix, timeout);
+    }
+
+    private static Duration timeout(String value, String url) {
+        Matcher m = TIMEOUT.matcher(value);
+        Duration timeout = null;
+        if (m.matches()) {
+            long amount = Long.parseLong(m.group(1));
+            timeout = m.group(2).equals("ms") ? Duration.ofMillis(amount) : Duration.ofSeconds(amount);
+        }
+        if (timeout == null || timeout.compareTo(MIN_TIMEOUT) < 0 || timeout.compareTo(MAX_TIMEOUT) > 0) {
+            throw new IllegalArgumentException("timeout must be a duration from 100ms to 600s, as 500ms or 10s, was '"
+                    + value + "' in '" + Drivers.redact(url) + "'");
+        }
+        return timeout;
     }
 
     /** Where the server is, for messages: never the password. */

@@ -12,6 +12,7 @@ import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobInsertTxParams;
+import dev.runnel.testkit.LocalRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -33,7 +34,7 @@ class RedisDriverTest {
 
     @BeforeAll
     static void connect() {
-        raw = RedisClient.create("redis://127.0.0.1:" + RedisServer.get().port() + "/0");
+        raw = RedisClient.create("redis://127.0.0.1:" + LocalRedis.shared().port() + "/0");
         connection = raw.connect();
         redis = connection.sync();
     }
@@ -50,7 +51,7 @@ class RedisDriverTest {
 
     @Test
     void drivesOpenThroughDriversByTheirUrl() {
-        try (Driver driver = Drivers.open(RedisServer.get().freshUrl())) {
+        try (Driver driver = Drivers.open(LocalRedis.shared().freshUrl())) {
             assertThat(driver).isInstanceOf(RedisDriver.class);
             assertThat(driver.name()).isEqualTo("redis");
             assertThat(driver.supportsTransactionalInsert()).isFalse();
@@ -72,7 +73,7 @@ class RedisDriverTest {
         String user = "u" + UUID.randomUUID().toString().substring(0, 8);
         redis.aclSetuser(user, io.lettuce.core.AclSetuserArgs.Builder.on().addPassword("right-one").allKeys()
                 .allCommands());
-        int port = RedisServer.get().port();
+        int port = LocalRedis.shared().port();
         assertThatThrownBy(() -> RedisDriver.open("redis://" + user + ":wrong-one@127.0.0.1:" + port + "/0"))
                 .isInstanceOf(RunnelConnectException.class).hasMessageContaining("authentication failed")
                 .hasMessageNotContaining("wrong-one");
@@ -84,7 +85,7 @@ class RedisDriverTest {
 
     @Test
     void insertInsideAnApplicationsTransactionIsRefusedAtOnceNamingTheWaysOut() {
-        try (RedisDriver driver = RedisServer.get().driver()) {
+        try (RedisDriver driver = RedisDriver.open(LocalRedis.shared().freshUrl())) {
             assertThatThrownBy(() -> driver.jobInsertManyTx(new JobInsertTxParams(null, List.of(job("q")))))
                     .isInstanceOf(UnsupportedOperationException.class)
                     .hasMessageContaining("after the transaction commits").hasMessageContaining("outbox");
@@ -94,7 +95,7 @@ class RedisDriverTest {
 
     @Test
     void aLibraryTheServerLostIsLoadedAgainAndTheCallRepeated() {
-        try (RedisDriver driver = RedisServer.get().driver()) {
+        try (RedisDriver driver = RedisDriver.open(LocalRedis.shared().freshUrl())) {
             redis.functionFlush(io.lettuce.core.FlushMode.SYNC);
             long id = driver.jobInsertMany(List.of(job("q"))).getFirst().id();
             assertThat(driver.jobGet(id)).isPresent();
@@ -104,7 +105,7 @@ class RedisDriverTest {
     @Test
     void everyKeyOfANamespaceSharesItsHashTagAndRevertingTheMigrationDeletesThemAll() {
         String prefix = "drop" + UUID.randomUUID().toString().substring(0, 8);
-        try (RedisDriver driver = RedisDriver.open(RedisServer.get().url(prefix))) {
+        try (RedisDriver driver = RedisDriver.open(LocalRedis.shared().url(prefix))) {
             new Migrator(driver).up();
             driver.jobInsertMany(List.of(job("a"), job("b"),
                     new JobInsertParams("k", "{}", "a", 2, JobState.SCHEDULED, T0, T0.plusSeconds(60), 25, List.of(), "{}")));
@@ -118,7 +119,7 @@ class RedisDriverTest {
 
     @Test
     void aJobHashWithoutItsFieldsIsReportedAndNeverStopsAClaimOrAListing() {
-        try (RedisDriver driver = RedisServer.get().driver()) {
+        try (RedisDriver driver = RedisDriver.open(LocalRedis.shared().freshUrl())) {
             long broken = driver.jobInsertMany(List.of(job("q"))).getFirst().id();
             long good = driver.jobInsertMany(List.of(job("q"))).getFirst().id();
             redis.hdel(driver.keyPrefix() + "job:" + broken, "kind", "args");
@@ -131,7 +132,7 @@ class RedisDriverTest {
 
     @Test
     void theAuditLogListsNewestFirstInPagesBeforeAnId() {
-        try (RedisDriver driver = RedisServer.get().driver()) {
+        try (RedisDriver driver = RedisDriver.open(LocalRedis.shared().freshUrl())) {
             long a = driver.auditInsert(new dev.runnel.driver.AuditInsertParams(T0, "ann", "job.retry", "1", 1));
             long b = driver.auditInsert(new dev.runnel.driver.AuditInsertParams(T0.plusSeconds(1), "bob", "queue.pause",
                     "emails\nline two", 3));

@@ -47,6 +47,29 @@ class RedisUrlTest {
     }
 
     @Test
+    void theCallTimeoutIsTenSecondsUnlessTheUrlSaysOtherwise() {
+        assertThat(RedisUrl.parse("redis://h").timeout()).isEqualTo(java.time.Duration.ofSeconds(10));
+        assertThat(RedisUrl.parse("redis://h/0?timeout=500ms").timeout()).isEqualTo(java.time.Duration.ofMillis(500));
+        assertThat(RedisUrl.parse("redis://h/0?prefix=a&timeout=3s").timeout()).isEqualTo(java.time.Duration.ofSeconds(3));
+        for (String bad : new String[] {"0s", "99ms", "601s", "5", "1m", "", "-1s"}) {
+            assertThatThrownBy(() -> RedisUrl.parse("redis://u:hunter2@h/0?timeout=" + bad)).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout must be a duration")
+                    .hasMessageNotContaining("hunter2");
+        }
+    }
+
+    @Test
+    void aPrefixWithABraceIsRefusedBecauseItWouldSpreadTheNamespaceOverClusterSlots() {
+        for (String prefix : new String[] {"{a}", "a{b", "a}b", "}", "%7Bjobs%7D"}) {
+            assertThatThrownBy(() -> RedisUrl.parse("redis://u:hunter2@h:6379/0?prefix=" + prefix))
+                    .as(prefix).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("must not contain '{' or '}'").hasMessageContaining("hash tag")
+                    .hasMessageContaining("slots").hasMessageNotContaining("hunter2");
+        }
+        assertThat(RedisKeys.prefix(RedisUrl.parse("redis://h:6379/0?prefix=a.b-c_d").prefix())).isEqualTo("{a.b-c_d}:");
+    }
+
+    @Test
     void sortableTimesOrderAsTheTimesDo() {
         long[] times = {Long.MIN_VALUE, -1_000_000, -1, 0, 1, 1_893_456_000_000_000L, Long.MAX_VALUE};
         for (int i = 1; i < times.length; i++) {
