@@ -1,6 +1,7 @@
 package dev.runnel.redis;
 
 import dev.runnel.driver.Driver;
+import dev.runnel.testkit.LocalRedis;
 import dev.runnel.testkit.conformance.FailureConformance;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -13,7 +14,7 @@ import java.sql.SQLException;
 class RedisFailureTest extends FailureConformance {
     @Override
     protected Driver newDriver(Path dir) {
-        return RedisServer.get().driver();
+        return RedisDriver.open(LocalRedis.shared().freshUrl());
     }
 
     @Override

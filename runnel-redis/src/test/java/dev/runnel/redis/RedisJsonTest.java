@@ -1,6 +1,7 @@
 package dev.runnel.redis;
 
 import dev.runnel.driver.Driver;
+import dev.runnel.testkit.LocalRedis;
 import dev.runnel.testkit.conformance.JsonConformance;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -10,7 +11,7 @@ import java.sql.SQLException;
 class RedisJsonTest extends JsonConformance {
     @Override
     protected Driver newDriver(Path dir) {
-        return RedisServer.get().driver();
+        return RedisDriver.open(LocalRedis.shared().freshUrl());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.runnel.redis;
 
+import dev.runnel.testkit.LocalRedis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runnel.JobRow;
@@ -51,7 +52,7 @@ class RedisLimitsTest {
 
     @BeforeAll
     static void connect() {
-        raw = RedisClient.create("redis://127.0.0.1:" + RedisServer.get().port() + "/0");
+        raw = RedisClient.create("redis://127.0.0.1:" + LocalRedis.shared().port() + "/0");
         connection = raw.connect();
         redis = connection.sync();
     }
@@ -80,7 +81,7 @@ class RedisLimitsTest {
 
     @Test
     void aPerKeyLimitSetOverABacklogOfSeveralBatchesGivesEveryWaitingJobItsKey() {
-        try (RedisDriver driver = RedisServer.get().driver()) {
+        try (RedisDriver driver = RedisDriver.open(LocalRedis.shared().freshUrl())) {
             driver.queueRegister(new QueueRegisterParams(List.of("q"), T0));
             List<JobInsertParams> jobs = new ArrayList<>();
             for (int i = 0; i < 2 * RedisLimits.KEY_BATCH + 500; i++) {
@@ -106,7 +107,7 @@ class RedisLimitsTest {
 
     @Test
     void aKeysRunningCountFollowsEveryWayItsJobsStopRunning() {
-        try (RedisDriver driver = RedisServer.get().driver()) {
+        try (RedisDriver driver = RedisDriver.open(LocalRedis.shared().freshUrl())) {
             String p = driver.keyPrefix();
             driver.queueRegister(new QueueRegisterParams(List.of("q"), T0));
             driver.queueSetKeyLimit(keyLimit(KeyLimit.byArgs("t", 1)));
@@ -156,7 +157,7 @@ class RedisLimitsTest {
 
     @Test
     void aClientThatStoppedBeforeGivingTheBacklogItsKeysIsFinishedByTheStragglers() {
-        try (RedisDriver driver = RedisServer.get().driver()) {
+        try (RedisDriver driver = RedisDriver.open(LocalRedis.shared().freshUrl())) {
             driver.queueRegister(new QueueRegisterParams(List.of("q"), T0));
             List<JobInsertParams> jobs = new ArrayList<>();
             for (int i = 0; i < RedisLimits.KEY_BATCH + 200; i++) {
@@ -180,7 +181,7 @@ class RedisLimitsTest {
     @Test
     void aRateKeepsOnlyItsLastStartsAndANamespaceWithLimitsAndPeriodicJobsIsDroppedWhole() {
         String prefix = "lim" + UUID.randomUUID().toString().substring(0, 8);
-        try (RedisDriver driver = RedisDriver.open(RedisServer.get().url(prefix))) {
+        try (RedisDriver driver = RedisDriver.open(LocalRedis.shared().url(prefix))) {
             new Migrator(driver).up();
             String p = driver.keyPrefix();
             driver.queueRegister(new QueueRegisterParams(List.of("q"), T0));

@@ -1,5 +1,6 @@
 package dev.runnel.redis;
 
+import dev.runnel.testkit.LocalRedis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runnel.driver.Driver;
@@ -16,7 +17,7 @@ import java.util.TreeSet;
 class RedisMigrationTest extends MigrationConformance {
     @Override
     protected Driver newDriver(Path dir) {
-        return RedisServer.get().driver();
+        return RedisDriver.open(LocalRedis.shared().freshUrl());
     }
 
     @Override
@@ -25,7 +26,7 @@ class RedisMigrationTest extends MigrationConformance {
     }
 
     private <T> T withRedis(java.util.function.Function<io.lettuce.core.api.sync.RedisCommands<String, String>, T> use) {
-        RedisClient raw = RedisClient.create("redis://127.0.0.1:" + RedisServer.get().port() + "/0");
+        RedisClient raw = RedisClient.create("redis://127.0.0.1:" + LocalRedis.shared().port() + "/0");
         try (StatefulRedisConnection<String, String> c = raw.connect()) {
             return use.apply(c.sync());
         } finally {

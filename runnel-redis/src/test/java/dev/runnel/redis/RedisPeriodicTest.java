@@ -1,6 +1,7 @@
 package dev.runnel.redis;
 
 import dev.runnel.driver.Driver;
+import dev.runnel.testkit.LocalRedis;
 import dev.runnel.testkit.conformance.PeriodicConformance;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -12,7 +13,7 @@ import java.sql.SQLException;
 class RedisPeriodicTest extends PeriodicConformance {
     @Override
     protected Driver newDriver(Path dir) {
-        return RedisServer.get().driver();
+        return RedisDriver.open(LocalRedis.shared().freshUrl());
     }
 
     @Override
@@ -23,7 +24,7 @@ class RedisPeriodicTest extends PeriodicConformance {
     /** A hand edit of the periodic job's hash. */
     @Override
     protected void storeScheduleByHand(String name, String schedule) {
-        RedisClient raw = RedisClient.create("redis://127.0.0.1:" + RedisServer.get().port() + "/0");
+        RedisClient raw = RedisClient.create("redis://127.0.0.1:" + LocalRedis.shared().port() + "/0");
         try (StatefulRedisConnection<String, String> c = raw.connect()) {
             c.sync().hset(((RedisDriver) driver).keyPrefix() + "periodic:" + name, "schedule", schedule);
         } finally {
