@@ -43,6 +43,8 @@ import org.slf4j.LoggerFactory;
  */
 final class RedisFunctions implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RedisFunctions.class);
+    /** How a refused password or user begins its reason, wherever in the chain the server's reply sits. */
+    private static final String AUTH_FAILED = "authentication failed";
     private static final String LIBRARY = "dev/runnel/redis/runnel.lua";
     /** Redis Functions came in 7.0. */
     private static final int MIN_MAJOR = 7;
@@ -97,9 +99,18 @@ final class RedisFunctions implements AutoCloseable {
         StatefulRedisConnection<String, String> connection;
         try {
             connection = client.connect(StringCodec.UTF8);
-        } catch (RedisException e) {
-            shutdown(client);
-            throw new RunnelConnectException("cannot connect to Redis at " + url.where() + ": " + reason(e), e);
+        } catch (RedisException first) {
+            try {
+                // A refused password can reach us as the connection the client then closed, not
+                // as the server's reply: with credentials, a second handshake says which it was.
+                if (url.password() == null || reason(first).startsWith(AUTH_FAILED)) {
+                    throw first;
+                }
+                connection = client.connect(StringCodec.UTF8);
+            } catch (RedisException e) {
+                shutdown(client);
+                throw new RunnelConnectException("cannot connect to Redis at " + url.where() + ": " + reason(e), e);
+            }
         }
         RedisFunctions functions = new RedisFunctions(url, client, connection);
         try {
@@ -297,7 +308,7 @@ final class RedisFunctions implements AutoCloseable {
             String m = t.getMessage();
             if (m != null && (m.contains("WRONGPASS") || m.contains("NOAUTH") || m.contains("invalid password")
                     || m.contains("invalid username-password"))) {
-                return "authentication failed (" + m + ")";
+                return AUTH_FAILED + " (" + m + ")";
             }
             if (t.getCause() != null) {
                 todo.push(t.getCause());
