@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * {@code /usr/bin/redis-server} (Debian's package). A missing server fails the tests that need it;
  * they are not skipped ({@code .ci/run} installs it).
  */
-final class RedisServer {
+public final class RedisServer {
     private static final String BINARY_ENV = "RUNNEL_TEST_REDIS_SERVER";
     private static final long START_TIMEOUT_MILLIS = 10_000;
     private static RedisServer instance;
@@ -38,7 +38,7 @@ final class RedisServer {
     }
 
     /** The shared server, started at the first call. */
-    static synchronized RedisServer get() {
+    public static synchronized RedisServer get() {
         if (instance == null) {
             instance = start();
             RedisServer started = instance;
@@ -47,12 +47,12 @@ final class RedisServer {
         return instance;
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
     /** {@code redis://127.0.0.1:PORT/0?prefix=...} of a new namespace of its own. */
-    String freshUrl() {
+    public String freshUrl() {
         return url("t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12));
     }
 
