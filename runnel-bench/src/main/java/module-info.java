@@ -11,6 +11,7 @@ module dev.runnel.bench {
     requires java.net.http;
     requires dev.runnel.sqlite;
     requires dev.runnel.postgres;
+    requires dev.runnel.redis;
 
     exports dev.runnel.bench;
 }

@@ -5,6 +5,7 @@ import dev.runnel.Migrator;
 import dev.runnel.RunnelException;
 import dev.runnel.driver.Driver;
 import dev.runnel.postgres.PostgresDriver;
+import dev.runnel.redis.RedisDriver;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Optional;
@@ -75,7 +76,8 @@ public final class BenchDatabase implements AutoCloseable {
                 redis.close();
                 throw e;
             }
-            return new BenchDatabase(redis, own, ServerStats.NONE, null, true);
+            ServerStats stats = redis instanceof RedisDriver r ? new RedisServerStats(r) : ServerStats.NONE;
+            return new BenchDatabase(redis, own, stats, null, true);
         }
         return new BenchDatabase(Drivers.open(url), url, ServerStats.NONE, null);
     }

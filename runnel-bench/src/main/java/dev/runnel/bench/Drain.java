@@ -37,8 +37,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * until every completion is written, and audits the result: each job worked exactly once (from
  * the ids every worker recorded) and every stored job completed at attempt 1 (at most once, the
  * claims removed the jobs, so none may be left at all). Cost per job:
- * statements from the server's statistics, CPU of the worker JVMs and of the server's processes
- * from /proc, all measured over the drain alone.
+ * statements (on Redis, commands and function calls) from the server's statistics, CPU of the
+ * worker JVMs from /proc and of the server from its own report or its processes in /proc, all
+ * measured over the drain alone.
  *
  * <p>With a kill time, one worker JVM is SIGKILLed that long after "go" (or, if it has not stored a
  * completion by then, as soon as it has), and the others must
@@ -111,7 +112,10 @@ public final class Drain {
                 c.clientId = ready.substring("ready".length()).strip();
             }
             Optional<String> statementsNote = server.resetStatements();
-            Map<Long, Double> serverBefore = server.processName().map(ProcCpu::byCommand).orElse(Map.of());
+            // The server's CPU as it reports it, else from /proc by its process name.
+            double serverReportedBefore = server.cpuMillis();
+            Map<Long, Double> serverBefore = serverReportedBefore >= 0 ? Map.of()
+                    : server.processName().map(ProcCpu::byCommand).orElse(Map.of());
             double[] workerBefore = children.stream().mapToDouble(c -> ProcCpu.millis(c.process.pid())).toArray();
 
             long start = System.nanoTime();
@@ -160,9 +164,11 @@ public final class Drain {
                     workerCpu += ProcCpu.millis(children.get(i).process.pid()) - workerBefore[i];
                 }
             }
-            double serverCpu = server.processName()
-                    .map(name -> ProcCpu.delta(serverBefore, ProcCpu.byCommand(name))).orElse(0.0);
+            double serverCpu = serverReportedBefore >= 0 ? server.cpuMillis() - serverReportedBefore
+                    : server.processName().map(name -> ProcCpu.delta(serverBefore, ProcCpu.byCommand(name))).orElse(0.0);
+            boolean serverCpuMeasured = serverReportedBefore >= 0 || server.processName().isPresent();
             long statements = statementsNote.isEmpty() ? server.statements() : -1;
+            long scriptCalls = statementsNote.isEmpty() ? server.scriptCalls() : -1;
 
             List<Child> survivors = new ArrayList<>(children);
             survivors.remove(killed);
@@ -176,9 +182,10 @@ public final class Drain {
             Audit audit = audit(queue, inserted, survivors, killed == null ? null : killed.clientId);
             return new DrainResult(driver.name(), BenchJobs.mode(options.delivery()), options.jobs(), options.processes(), options.threads(),
                     options.cooldown().toNanos() / 1e6, seconds, options.jobs() / seconds,
-                    statements < 0 ? null : (double) statements / options.jobs(),
+                    server.statementsName(), statements < 0 ? null : (double) statements / options.jobs(),
+                    scriptCalls < 0 ? null : (double) scriptCalls / options.jobs(),
                     statementsNote.orElse(null), workerCpu / options.jobs(),
-                    server.processName().isPresent() ? serverCpu / options.jobs() : null,
+                    serverCpuMeasured ? serverCpu / options.jobs() : null,
                     audit.duplicates + workedDuplicates, audit.missing, audit.attemptNotOne, audit.notCompleted,
                     killed == null ? null : killed.clientId, audit.repeatsOfKilled,
                     options.globalLimit() > 0 ? options.globalLimit() : null,

@@ -6,6 +6,10 @@ import java.util.Locale;
 /**
  * What a drain measured. Null figures could not be measured (see {@code statementsNote}).
  *
+ * @param statementsName what {@code statementsPerJob} counts: SQL statements, or the commands a
+ *     Redis server ran (those its functions called included)
+ * @param scriptCallsPerJob server-side script calls per job (Redis Function calls), null where the
+ *     driver runs none
  * @param workerCpuMsPerJob CPU of the worker JVMs per job, in ms
  * @param serverCpuMsPerJob CPU of the database server's processes per job, in ms
  * @param killedWorker the client id of the worker JVM that was SIGKILLed mid-drain, or null
@@ -21,7 +25,9 @@ public record DrainResult(
         double cooldownMs,
         double seconds,
         double jobsPerSec,
+        String statementsName,
         Double statementsPerJob,
+        Double scriptCallsPerJob,
         String statementsNote,
         double workerCpuMsPerJob,
         Double serverCpuMsPerJob,
@@ -54,8 +60,11 @@ public record DrainResult(
         out.printf(Locale.ROOT, "%-26s %d processes x %d jobs, cooldown %.1f ms%n", "workers", processes, threads, cooldownMs);
         out.printf(Locale.ROOT, "%-26s %d in %.3f s%n", "jobs drained", jobs, seconds);
         out.printf(Locale.ROOT, "%-26s %.1f%n", "jobs/s", jobsPerSec);
-        out.printf(Locale.ROOT, "%-26s %s%n", "SQL statements/job",
+        out.printf(Locale.ROOT, "%-26s %s%n", statementsName + "/job",
                 statementsPerJob == null ? "n/a (" + statementsNote + ")" : String.format(Locale.ROOT, "%.4f", statementsPerJob));
+        if (scriptCallsPerJob != null) {
+            out.printf(Locale.ROOT, "%-26s %.4f%n", "function calls/job", scriptCallsPerJob);
+        }
         out.printf(Locale.ROOT, "%-26s %.4f%n", "worker CPU ms/job", workerCpuMsPerJob);
         out.printf(Locale.ROOT, "%-26s %s%n", "server CPU ms/job",
                 serverCpuMsPerJob == null ? "n/a (in-process)" : String.format(Locale.ROOT, "%.4f", serverCpuMsPerJob));
@@ -78,6 +87,7 @@ public record DrainResult(
     public String toJson() {
         return String.format(Locale.ROOT, "{\"driver\":\"%s\",\"mode\":\"%s\",\"jobs\":%d,\"processes\":%d,\"threads\":%d,"
                         + "\"cooldown_ms\":%.3f,\"seconds\":%.3f,\"jobs_per_sec\":%.1f,\"statements_per_job\":%s,"
+                        + "\"script_calls_per_job\":%s,"
                         + "\"worker_cpu_ms_per_job\":%.5f,\"server_cpu_ms_per_job\":%s,\"cpu_ms_per_job\":%.5f,"
                         + "\"duplicates\":%d,\"missing\":%d,\"attempt_not_one\":%d,\"not_completed\":%d,"
                         + "\"killed_worker\":%s,\"repeats_of_killed\":%d,\"global_limit\":%s,\"max_running\":%s,"
@@ -85,6 +95,7 @@ public record DrainResult(
                         + "\"exact\":%b%s}",
                 driver, mode, jobs, processes, threads, cooldownMs, seconds, jobsPerSec,
                 statementsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", statementsPerJob),
+                scriptCallsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", scriptCallsPerJob),
                 workerCpuMsPerJob, serverCpuMsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", serverCpuMsPerJob),
                 cpuMsPerJob(), duplicates, missing, attemptNotOne, notCompleted,
                 killedWorker == null ? "null" : "\"" + killedWorker.replace("\"", "'") + "\"", repeatsOfKilled,

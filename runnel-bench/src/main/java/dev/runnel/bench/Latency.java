@@ -22,9 +22,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The latency bench ({@code runnel bench --latency}): jobs inserted one at a time, at a steady
  * rate, into an idle client; for each, the time from the insert call to its worker starting. On
- * SQLite the client runs in this JVM, woken by the in-process signal; on Postgres it runs in a JVM
- * of its own, woken by LISTEN/NOTIFY. First, one job waits while a new client starts: the time from
- * its start call to that job's worker starting.
+ * SQLite the client runs in this JVM, woken by the in-process signal; on Postgres and Redis it
+ * runs in a JVM of its own, woken by LISTEN/NOTIFY or by the namespace's pub/sub channel. First,
+ * one job waits while a new client starts: the time from its start call to that job's worker
+ * starting.
  */
 public final class Latency {
     /** Default jobs per driver. */
@@ -82,6 +83,15 @@ public final class Latency {
 
     /** The client in a JVM of its own, on a fresh schema of the Postgres at {@code url}. */
     public LatencyResult runPostgres(String url) throws IOException, InterruptedException {
+        return runInOtherProcess("postgres", url);
+    }
+
+    /** The client in a JVM of its own, on a fresh namespace of the Redis at {@code url}, woken by its channel. */
+    public LatencyResult runRedis(String url) throws IOException, InterruptedException {
+        return runInOtherProcess("redis", url);
+    }
+
+    private LatencyResult runInOtherProcess(String driver, String url) throws IOException, InterruptedException {
         try (BenchDatabase db = BenchDatabase.open(url)) {
             String queue = queue();
             String java = ProcessHandle.current().info().command().orElse("java");
@@ -125,7 +135,7 @@ public final class Latency {
                     }
                 });
                 Runnel inserter = Runnel.builder().driver(db.driver()).build();
-                LatencyResult result = measure("postgres", "other", cold, inserter, queue, starts, () -> {
+                LatencyResult result = measure(driver, "other", cold, inserter, queue, starts, () -> {
                     send(stdin, "go");
                     long[] started = starts.poll(60, TimeUnit.SECONDS);
                     if (started == null || started[0] != -1) {

@@ -3,8 +3,9 @@ package dev.runnel.bench;
 import java.util.Optional;
 
 /**
- * What the database server did during a drain, where the driver can tell: statements executed,
- * and the server's own process names for CPU accounting.
+ * What the database server did during a drain, where the driver can tell: statements (or
+ * commands) executed, scripts called, and the server's CPU, from the server itself or from the
+ * CPU of its processes.
  */
 public interface ServerStats {
     /** The command name of the server's processes in /proc, e.g. {@code postgres}; empty if in-process. */
@@ -15,6 +16,27 @@ public interface ServerStats {
 
     /** Statements executed since the reset, not counting this query. */
     long statements();
+
+    /** What {@link #statements()} counts, for the drain's table: {@code SQL statements} unless the server runs others. */
+    default String statementsName() {
+        return "SQL statements";
+    }
+
+    /**
+     * Calls of server-side scripts since the reset (Redis Functions), or -1 where the driver runs
+     * none: its statements are the whole story.
+     */
+    default long scriptCalls() {
+        return -1;
+    }
+
+    /**
+     * The server's CPU time so far in ms, as the server itself reports it, or -1 where it does
+     * not: then the drain reads the CPU of the {@link #processName()} processes from /proc.
+     */
+    default double cpuMillis() {
+        return -1;
+    }
 
     /** A database with no server of its own (SQLite): nothing to count. */
     ServerStats NONE = new ServerStats() {

@@ -2,6 +2,7 @@ package dev.runnel.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.runnel.testkit.LocalRedis;
 import dev.runnel.Runnel;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -66,6 +67,47 @@ class DrainTest {
         }
         assertThat(result.maxRunningPerKey()).isBetween(1, 2);
         assertThat(result.maxRunning()).isGreaterThanOrEqualTo(result.maxRunningPerKey());
+        assertThat(result.exact()).isTrue();
+    }
+
+    @Test
+    void onRedisAWorkerKilledMidDrainLosesNothingAndTheServerCountsItsCommandsFunctionCallsAndCpu() throws Exception {
+        StringWriter log = new StringWriter();
+        DrainResult result;
+        try (BenchDatabase db = BenchDatabase.open(LocalRedis.shared().freshUrl())) {
+            result = new Drain(db.driver(), db.stats(), new Drain.Options(db.url(), 2_000, 2, 10, Duration.ofMillis(100),
+                    0, Runnel.Delivery.AT_LEAST_ONCE, Duration.ofMinutes(3), Duration.ofMillis(10),
+                    Duration.ofMillis(500), 0, 0, 0), new PrintWriter(log, true)).run();
+        }
+        assertThat(result.driver()).isEqualTo("redis");
+        assertThat(log.toString()).contains("SIGKILLed worker");
+        assertThat(result.missing()).isZero();
+        assertThat(result.notCompleted()).isZero();
+        assertThat(result.repeatsOfKilled()).isPositive();
+        assertThat(result.exact()).isTrue();
+        // From the server's INFO: every job is at least its insert, claim and completion inside
+        // functions (several commands each), and the calls themselves are batched, far fewer than
+        // one per job; the server's own CPU is reported, wherever it runs.
+        assertThat(result.statementsName()).isEqualTo("Redis commands");
+        assertThat(result.statementsPerJob()).isGreaterThan(3.0);
+        assertThat(result.scriptCallsPerJob()).isPositive().isLessThan(1.0);
+        assertThat(result.serverCpuMsPerJob()).isNotNull().isPositive();
+        StringWriter table = new StringWriter();
+        result.printTable(new PrintWriter(table, true));
+        assertThat(table.toString()).contains("Redis commands/job").contains("function calls/job");
+        assertThat(result.toJson()).contains("\"script_calls_per_job\":0.");
+    }
+
+    @Test
+    void onPostgresTheDrainCountsSqlStatementsAndNoScriptCalls() throws Exception {
+        DrainResult result;
+        try (BenchDatabase db = BenchDatabase.open(URL)) {
+            result = new Drain(db.driver(), db.stats(), new Drain.Options(db.url(), 500, 1, 10, Duration.ofMillis(100), 0,
+                    Runnel.Delivery.AT_LEAST_ONCE, Duration.ofMinutes(3)), new PrintWriter(new StringWriter(), true)).run();
+        }
+        assertThat(result.statementsName()).isEqualTo("SQL statements");
+        assertThat(result.scriptCallsPerJob()).isNull();
+        assertThat(result.toJson()).contains("\"script_calls_per_job\":null");
         assertThat(result.exact()).isTrue();
     }
 

@@ -62,7 +62,8 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--latency", description = "Instead, measure the latency from insert to start: jobs inserted one "
             + "at a time into an idle client, on SQLite (same process) and Postgres (another process, woken by "
-            + "LISTEN/NOTIFY); ends with a JSON line of p50, p99 and max.")
+            + "LISTEN/NOTIFY), and on Redis too (another process, woken by pub/sub) when --database-url names one, in a"
+            + " namespace of its own; ends with a JSON line of p50, p99 and max.")
     boolean latency;
 
     @Option(names = "--postgres-url", paramLabel = "URL", defaultValue = JobsTableCommand.DEFAULT_POSTGRES_URL,
@@ -133,10 +134,16 @@ final class BenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--rate must be above 0 and at most 1000, was " + rate);
         }
         JobsTableCommand.checkUrl("--postgres-url", postgresUrl, true);
+        String url = database.resolved();
+        boolean redis = url.startsWith("redis://") || url.startsWith("rediss://");
         PrintWriter out = spec.commandLine().getOut();
         Latency bench = new Latency(new Latency.Options(latencyJobs, rate, latencyWarmup, 10, Duration.ofSeconds(60)), out);
         List<LatencyResult> results = new ArrayList<>();
         List<String> notRun = new ArrayList<>();
+        if (redis) {
+            // First, so that a bad URL or a Redis that cannot be reached fails the command before anything ran.
+            results.add(bench.runRedis(url));
+        }
         results.add(bench.runSqlite());
         try {
             results.add(bench.runPostgres(postgresUrl));
@@ -144,6 +151,7 @@ final class BenchCommand implements Callable<Integer> {
             notRun.add("postgres: cannot be reached: " + e.getMessage());
             out.println("latency postgres: NOT RUN: " + e.getMessage());
         }
+
         out.println(Latency.toJson(results, notRun));
         out.flush();
         return results.stream().allMatch(LatencyResult::exact) ? 0 : Main.EXIT_FAILURE;

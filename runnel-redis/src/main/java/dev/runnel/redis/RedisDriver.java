@@ -49,9 +49,15 @@ import dev.runnel.driver.QueueRateLimitParams;
 import dev.runnel.driver.QueueRegisterParams;
 import dev.runnel.driver.RescuedJob;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * Runnel's Redis driver (Redis 7 or newer), opened by
@@ -77,6 +83,7 @@ public final class RedisDriver implements Driver {
     private final RedisNamespace namespace;
     private final RedisLimits limits;
     private final RedisPeriodic periodic;
+    private final Set<RedisListener> listeners = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private RedisDriver(RedisFunctions redis) {
@@ -103,6 +110,12 @@ public final class RedisDriver implements Driver {
     @Override
     public String name() {
         return "redis";
+    }
+
+    /** True: the functions publish each wake-up on the namespace's channel ({@link #listenInserts}). */
+    @Override
+    public boolean supportsListenNotify() {
+        return true;
     }
 
     /** False: Redis cannot join an application's SQL transaction. */
@@ -370,10 +383,45 @@ public final class RedisDriver implements Driver {
         return rows;
     }
 
+    /**
+     * The fields of the server's {@code INFO section} (e.g. {@code commandstats}, {@code cpu}),
+     * name to value, in the server's order: for tools that measure what the server did.
+     */
+    public Map<String, String> serverInfo(String section) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (String line : redis.info(section).split("\r?\n")) {
+            int colon = line.indexOf(':');
+            if (!line.startsWith("#") && colon > 0) {
+                fields.put(line.substring(0, colon), line.substring(colon + 1).strip());
+            }
+        }
+        return fields;
+    }
+
+    // ---- notifications ----
+
+    /**
+     * Listens for the namespace's wake-ups, from any process, on a pub/sub connection of its own
+     * (see {@link RedisListener}). Closing the returned handle unsubscribes and closes it.
+     */
+    @Override
+    public AutoCloseable listenInserts(Consumer<String> queueInserted) {
+        Objects.requireNonNull(queueInserted, "queueInserted");
+        RedisListener listener = RedisListener.start(redis.url(), queueInserted, listeners::remove);
+        listeners.add(listener);
+        return listener;
+    }
+
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            redis.close();
+            try {
+                for (RedisListener listener : List.copyOf(listeners)) {
+                    listener.close();
+                }
+            } finally {
+                redis.close();
+            }
         }
     }
 }

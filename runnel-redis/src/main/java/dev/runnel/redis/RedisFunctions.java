@@ -16,6 +16,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -56,8 +57,16 @@ final class RedisFunctions implements AutoCloseable {
      */
     private static final class Resources {
         static final ClientResources SHARED = DefaultClientResources.builder().ioThreadPoolSize(2)
-                .computationThreadPoolSize(2).build();
+                .computationThreadPoolSize(2).reconnectDelay(RECONNECT_DELAY).build();
     }
+
+    /**
+     * How long a lost connection waits between attempts to reconnect: from 100 ms, doubling, at
+     * most 5 s (Lettuce's default grows to 30 s, which after a long outage left calls refused and
+     * wake-ups unheard for up to 30 s after the server was back).
+     */
+    static final Delay RECONNECT_DELAY = Delay.exponential(Duration.ofMillis(100), Duration.ofSeconds(5), 2,
+            TimeUnit.MILLISECONDS);
 
     private final RedisUrl url;
     private final RedisClient client;
@@ -83,12 +92,7 @@ final class RedisFunctions implements AutoCloseable {
      * refuses the credentials, or is older than 7.0; nothing is written then.
      */
     static RedisFunctions connect(RedisUrl url) {
-        RedisURI.Builder uri = RedisURI.builder().withHost(url.host()).withPort(url.port()).withDatabase(url.database())
-                .withSsl(url.tls()).withTimeout(url.timeout()).withClientName("runnel");
-        if (url.password() != null) {
-            uri.withAuthentication(url.user() == null ? "default" : url.user(), url.password().toCharArray());
-        }
-        RedisClient client = RedisClient.create(Resources.SHARED, uri.build());
+        RedisClient client = RedisClient.create(Resources.SHARED, uri(url));
         client.setOptions(ClientOptions.builder()
                 .socketOptions(SocketOptions.builder().connectTimeout(CONNECT_TIMEOUT).keepAlive(true).build())
                 // A call while the connection is down fails at once, unapplied, instead of waiting
@@ -121,6 +125,21 @@ final class RedisFunctions implements AutoCloseable {
             throw e;
         }
         return functions;
+    }
+
+    /** Where {@code url} points, with its credentials, bounds and TLS, for a Lettuce client of this JVM's threads. */
+    static RedisURI uri(RedisUrl url) {
+        RedisURI.Builder uri = RedisURI.builder().withHost(url.host()).withPort(url.port()).withDatabase(url.database())
+                .withSsl(url.tls()).withTimeout(url.timeout()).withClientName("runnel");
+        if (url.password() != null) {
+            uri.withAuthentication(url.user() == null ? "default" : url.user(), url.password().toCharArray());
+        }
+        return uri.build();
+    }
+
+    /** Lettuce's threads, one set for every driver of this JVM. */
+    static ClientResources resources() {
+        return Resources.SHARED;
     }
 
     private void checkServer() {
@@ -295,7 +314,8 @@ final class RedisFunctions implements AutoCloseable {
                 + reason(e) + "); whether it was applied is unknown", e);
     }
 
-    private static String reason(Throwable e) {
+    /** Why a call or a connection failed, for a message: a refused password named as such. */
+    static String reason(Throwable e) {
         // The server's refusal of the credentials may sit anywhere in the chain (Lettuce wraps it,
         // or reports the connection it then closed), so look through all of it first.
         java.util.ArrayDeque<Throwable> todo = new java.util.ArrayDeque<>(List.of(e));
@@ -340,6 +360,15 @@ final class RedisFunctions implements AutoCloseable {
             throw new IllegalStateException("the Redis function library has no VERSION line");
         }
         return Integer.parseInt(m.group(1));
+    }
+
+    /** The server's {@code INFO section} text, as it sends it. */
+    String info(String section) {
+        try {
+            return connection.sync().info(section);
+        } catch (RedisException e) {
+            throw translate("INFO " + section, e);
+        }
     }
 
     RedisUrl url() {

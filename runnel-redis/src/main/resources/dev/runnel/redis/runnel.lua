@@ -42,6 +42,9 @@
 --   P..'periodics'       zset: every periodic job's name at score 0 (by name), removed ones too
 --   P..'keys'            set: every key above named by a queue, a client, a key or a periodic job,
 --                        so that the namespace can be dropped without a scan
+-- and one shard channel, not a key (nothing is stored): P..'wake', on which the functions SPUBLISH
+-- the name of a queue whose jobs became available (inserted, due, retried, resumed), and \1cancel
+-- when a cancel was requested of a running job (RedisListener says why pub/sub).
 --
 -- The available zset's order is exactly the claim's: priority, then scheduled_at, then id. A double
 -- score cannot hold that (microsecond times alone need 51 bits today and 58 for the year 9999), so
@@ -67,7 +70,7 @@
 -- jobs waiting when the per-key limit was set are still being given their keys.
 
 -- One more on every change to this file: a server with an older library gets this one at start.
-local VERSION = 3
+local VERSION = 4
 
 -- The fields of a whole row, in the order RedisRows.decode reads them after the id.
 local ROW = {'kind', 'args', 'state', 'queue', 'priority', 'attempt', 'max_attempts', 'attempted_at',
@@ -79,6 +82,13 @@ local UNIQUE_BIT = {scheduled = 64, available = 32, running = 16, retryable = 8,
                     cancelled = 2, discarded = 1}
 
 local FINAL = {completed = true, cancelled = true, discarded = true}
+
+-- Tells every client listening on the namespace's channel that queue has jobs available now, or,
+-- with a message starting with a control character (no queue name holds one), of a control event.
+-- A pcall: a user whose ACL does not grant the channel still writes (its clients poll instead).
+local function wake(p, message)
+    redis.pcall('SPUBLISH', p .. 'wake', message)
+end
 
 local function member(priority, sk, id)
     return priority .. sk .. string.format('%016x', id)
@@ -351,6 +361,7 @@ local function insert_many(keys, args)
                 if not avail_seen[avail] then
                     avail_seen[avail] = true
                     redis.call('SADD', p .. 'keys', avail)
+                    wake(p, queue)
                 end
             else
                 redis.call('ZADD', p .. 'due', args[b + 7], id)
@@ -615,6 +626,9 @@ local function schedule_due(keys, args)
             redis.call('ZREM', p .. 'due', sid)
         end
     end
+    for _, queue in ipairs(names) do
+        wake(p, queue)
+    end
     return {#ids, names}
 end
 
@@ -718,7 +732,7 @@ end
 local function cancel_many(keys, args)
     local p = keys[1]
     local now, now_text, reason = args[1], args[2], args[3]
-    local out = {}
+    local out, running = {}, false
     for i = 4, #args do
         local id = tonumber(args[i])
         local j = place(p, id)
@@ -728,6 +742,7 @@ local function cancel_many(keys, args)
                 if not j.cancel_requested_at then
                     redis.call('HSET', jk, 'cancel_requested_at', now)
                 end
+                running = true
             else
                 j.queue = redis.call('HGET', jk, 'queue')
                 leave(p, id, j)
@@ -740,6 +755,9 @@ local function cancel_many(keys, args)
             end
             out[#out + 1] = id
         end
+    end
+    if running then
+        wake(p, '\1cancel')
     end
     return out
 end
@@ -787,6 +805,9 @@ local function retry_many(keys, args)
                 end
             end
         end
+    end
+    for _, queue in ipairs(names) do
+        wake(p, queue)
     end
     return {out, names}
 end
@@ -1098,8 +1119,8 @@ local function queue_set_paused(keys, args)
         local qk = p .. 'q:' .. name
         if pause then
             redis.call('HSETNX', qk, 'paused_at', now)
-        else
-            redis.call('HDEL', qk, 'paused_at')
+        elseif redis.call('HDEL', qk, 'paused_at') == 1 then
+            wake(p, name)
         end
         redis.call('HSET', qk, 'updated_at', now)
     end
@@ -1403,6 +1424,7 @@ local function periodic_insert(p, pk, now, now_sk, metadata)
         'tags', d[6], 'metadata', metadata, 'errors', '[]', 'attempted_by', '[]')
     redis.call('ZADD', p .. 'all', id, id)
     enter(p, id, 'available', {queue = d[3], priority = d[4], sk = now_sk})
+    wake(p, d[3])
     return id
 end
 
