@@ -9,9 +9,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * Headless Chromium for the browser tests: Debian's chromium and chromium-driver at fixed paths,
@@ -40,6 +42,18 @@ final class Chromium {
                         + " window.__blocked.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sourceFile + ':'"
                         + " + e.lineNumber); });"));
         return browser;
+    }
+
+    /**
+     * Clicks {@code e} and waits for the page it leads to: a new document (the old one's mark is
+     * gone), loaded. Not by the URL, which may be the one already shown, nor by the element going
+     * stale: Chromium may report a node of the page left behind as an unknown error.
+     */
+    static void clickAndLoad(ChromeDriver browser, WebDriverWait wait, WebElement e) {
+        browser.executeScript("window.__leaving = true");
+        e.click();
+        wait.until(d -> Boolean.TRUE.equals(browser.executeScript(
+                "return window.__leaving !== true && document.readyState === 'complete'")));
     }
 
     /** Fails when the Content-Security-Policy blocked anything on the page shown: the page needs what it forbids. */

@@ -138,8 +138,8 @@ class DashboardBrowserTest {
         wait.until(d -> ((List<?>) browser.executeScript("return window.__polls")).contains(true));
         assertThat(browser.findElement(By.cssSelector("input.sel[value='" + later.get(0) + "']")).isSelected()).isTrue();
         assertNothingBlocked("jobs");
-        browser.findElement(By.cssSelector("#bulk button[value=cancel]")).click();
-        wait.until(ExpectedConditions.urlContains("state=scheduled"));
+        Chromium.clickAndLoad(browser, wait, browser.findElement(By.cssSelector("#bulk button[value=cancel]")));
+        assertThat(browser.getCurrentUrl()).contains("state=scheduled");
         assertThat(web.runnel.jobs().get(later.get(0)).orElseThrow().state()).isEqualTo(JobState.CANCELLED);
         assertThat(web.runnel.jobs().get(later.get(1)).orElseThrow().state()).isEqualTo(JobState.CANCELLED);
         assertThat(web.runnel.jobs().get(later.get(2)).orElseThrow().state()).isEqualTo(JobState.SCHEDULED);

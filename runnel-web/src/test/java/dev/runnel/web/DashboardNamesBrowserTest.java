@@ -28,7 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -147,11 +146,8 @@ class DashboardNamesBrowserTest {
                 .noneMatch(a -> a.contains("delete"));
     }
 
-    /** Clicks {@code e} and waits for the page it leads to. */
     private void click(WebElement e) {
-        e.click();
-        wait.until(ExpectedConditions.stalenessOf(e));
-        wait.until(d -> "complete".equals(browser.executeScript("return document.readyState")));
+        Chromium.clickAndLoad(browser, wait, e);
     }
 
     /** The table row whose {@code attribute} is {@code name}, compared as a value, not as a selector. */
