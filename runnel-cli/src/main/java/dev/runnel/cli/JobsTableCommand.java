@@ -30,7 +30,7 @@ final class JobsTableCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--database-url", paramLabel = "URL",
-            description = "The job store; each row gets a fresh one (a Postgres schema of its own). "
+            description = "The job store; each row gets a fresh one (a Postgres schema or Redis namespace of its own). "
                     + "Default: a fresh SQLite file per row in a temp dir.")
     String storeUrl;
 
@@ -97,9 +97,10 @@ final class JobsTableCommand implements Callable<Integer> {
     /** Rejects a URL of the wrong scheme before anything runs. */
     static void checkUrl(String flag, String url, boolean postgresOnly) {
         boolean pg = url.startsWith("postgres://") || url.startsWith("postgresql://");
-        if (!pg && (postgresOnly || !url.startsWith("sqlite://"))) {
-            throw new IllegalArgumentException(flag + " must be a " + (postgresOnly ? "postgres://" : "postgres:// or sqlite://")
-                    + " URL, was '" + Drivers.redact(url) + "'");
+        boolean other = url.startsWith("sqlite://") || url.startsWith("redis://") || url.startsWith("rediss://");
+        if (!pg && (postgresOnly || !other)) {
+            throw new IllegalArgumentException(flag + " must be a " + (postgresOnly ? "postgres://"
+                    : "postgres://, sqlite:// or redis://") + " URL, was '" + Drivers.redact(url) + "'");
         }
     }
 }
