@@ -1,9 +1,10 @@
 package dev.runnel.cli;
 
+import static dev.runnel.cli.Cli.exitsTwoWithOneLine;
+import static dev.runnel.cli.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import dev.runnel.cli.Cli.Result;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -20,21 +21,6 @@ import org.junit.jupiter.api.Test;
 class BenchSchemaCommandTest {
     private static final String POSTGRES_URL = System.getenv()
             .getOrDefault("RUNNEL_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/test");
-
-    record Result(int code, String out, String err) {}
-
-    private static Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(code, out.toString(), err.toString());
-    }
-
-    private static void exitsTwoWithOneLine(Result r, String mentions) {
-        assertThat(r.code()).as(r.out() + r.err()).isEqualTo(2);
-        assertThat(r.err().lines().filter(l -> !l.isBlank()).count()).as(r.err()).isEqualTo(1);
-        assertThat(r.err()).contains(mentions).doesNotContain("Exception");
-    }
 
     private static Connection connect() throws SQLException {
         URI uri = URI.create(POSTGRES_URL);

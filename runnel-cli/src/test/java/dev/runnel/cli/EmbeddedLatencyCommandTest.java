@@ -1,26 +1,17 @@
 package dev.runnel.cli;
 
+import static dev.runnel.cli.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import dev.runnel.cli.Cli.Result;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** {@code runnel scenario embedded-latency}: bad flags, and a whole run ending with its JSON line. */
 class EmbeddedLatencyCommandTest {
-    record Result(int code, String out, String err) {}
-
-    private static Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(code, out.toString(), err.toString());
-    }
-
     @Test
     void badFlagsExitTwoWithOneLineNamingTheFlag() {
         for (List<String> flags : List.of(List.of("--requests", "1999"), List.of("--nice", "20"),

@@ -8,9 +8,8 @@ import dev.runnel.InsertOptions;
 import dev.runnel.InsertRequest;
 import dev.runnel.JobArgs;
 import dev.runnel.Runnel;
+import dev.runnel.cli.Cli.Result;
 import dev.runnel.sqlite.SqliteDriver;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,17 +31,8 @@ class JobsAndQueuesCommandTest {
     @TempDir
     Path dir;
 
-    record Result(int code, String out, String err) {}
-
     private Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        String[] all = new String[args.length + 2];
-        System.arraycopy(args, 0, all, 0, args.length);
-        all[args.length] = "--database-url";
-        all[args.length + 1] = "sqlite://" + dir.resolve("x.db");
-        int code = Main.run(all, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(code, out.toString(), err.toString());
+        return Cli.runOn("sqlite://" + dir.resolve("x.db"), args);
     }
 
     /** Two jobs completed in queue "default", one waiting in "reports", one failing. */

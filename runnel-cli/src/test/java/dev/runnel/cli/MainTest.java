@@ -1,7 +1,9 @@
 package dev.runnel.cli;
 
+import static dev.runnel.cli.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.runnel.cli.Cli.Result;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -20,15 +22,6 @@ class MainTest {
 
     @TempDir
     Path dir;
-
-    record Result(int code, String out, String err) {}
-
-    private static Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(code, out.toString(), err.toString());
-    }
 
     private static long lines(String s) {
         return s.lines().filter(l -> !l.isBlank()).count();

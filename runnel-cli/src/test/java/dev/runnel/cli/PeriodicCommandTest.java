@@ -6,9 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.runnel.JobArgs;
 import dev.runnel.Runnel;
+import dev.runnel.cli.Cli.Result;
 import dev.runnel.sqlite.SqliteDriver;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,17 +23,8 @@ class PeriodicCommandTest {
     @TempDir
     Path dir;
 
-    record Result(int code, String out, String err) {}
-
     private Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        String[] all = new String[args.length + 2];
-        System.arraycopy(args, 0, all, 0, args.length);
-        all[args.length] = "--database-url";
-        all[args.length + 1] = "sqlite://" + dir.resolve("x.db");
-        int code = Main.run(all, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(code, out.toString(), err.toString());
+        return Cli.runOn("sqlite://" + dir.resolve("x.db"), args);
     }
 
     private JsonNode list() throws Exception {

@@ -8,11 +8,10 @@ import dev.runnel.InsertOptions;
 import dev.runnel.JobArgs;
 import dev.runnel.JobState;
 import dev.runnel.Runnel;
+import dev.runnel.cli.Cli.Result;
 import dev.runnel.redis.RedisDriver;
 import dev.runnel.testkit.Await;
 import dev.runnel.testkit.LocalRedis;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,8 +27,6 @@ class RedisCommandsTest {
         }
     }
 
-    record Result(int code, String out, String err) {}
-
     private String url;
 
     @BeforeEach
@@ -38,14 +35,7 @@ class RedisCommandsTest {
     }
 
     private Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        String[] all = new String[args.length + 2];
-        System.arraycopy(args, 0, all, 0, args.length);
-        all[args.length] = "--database-url";
-        all[args.length + 1] = url;
-        int code = Main.run(all, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(code, out.toString(), err.toString());
+        return Cli.runOn(url, args);
     }
 
     /** One job completed in queue "default" and one waiting in "reports". */

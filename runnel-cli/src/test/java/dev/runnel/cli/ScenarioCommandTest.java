@@ -1,9 +1,10 @@
 package dev.runnel.cli;
 
+import static dev.runnel.cli.Cli.exitsTwoWithOneLine;
+import static dev.runnel.cli.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import dev.runnel.cli.Cli.Result;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -11,22 +12,6 @@ import org.junit.jupiter.api.Test;
  * exit 2, before anything runs. Their figures are tested in runnel-bench (JobsTableTest, LatencyTest).
  */
 class ScenarioCommandTest {
-    record Result(int code, String out, String err) {}
-
-    private static Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(code, out.toString(), err.toString());
-    }
-
-    private static void exitsTwoWithOneLine(Result r, String mentions) {
-        assertThat(r.code()).isEqualTo(2);
-        assertThat(r.err().lines().filter(l -> !l.isBlank()).count()).isEqualTo(1);
-        assertThat(r.err()).contains(mentions).doesNotContain("Exception");
-        assertThat(r.out()).isEmpty();
-    }
-
     @Test
     void jobsTableRejectsBadFlags() {
         exitsTwoWithOneLine(run("scenario", "jobs-table", "--postgres-url", "sqlite://x.db"), "--postgres-url");

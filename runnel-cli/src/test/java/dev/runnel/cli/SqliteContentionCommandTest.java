@@ -1,11 +1,11 @@
 package dev.runnel.cli;
 
+import static dev.runnel.cli.Cli.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import dev.runnel.cli.Cli.Result;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -13,15 +13,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code runnel scenario sqlite-contention}: its flags, and a short run's JSON line. */
 class SqliteContentionCommandTest {
-    record Result(int code, String out, String err) {}
-
-    private static Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(code, out.toString(), err.toString());
-    }
-
     @Test
     void badFlagsAndBadBusyParametersExitTwoWithOneLine(@TempDir Path dir) {
         for (List<String> args : List.of(List.of("--processes", "0"), List.of("--duration", "100ms"),
