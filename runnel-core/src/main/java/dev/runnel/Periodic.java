@@ -48,7 +48,7 @@ public final class Periodic {
         if (job == null) {
             throw new IllegalArgumentException("job must not be null");
         }
-        return admin.upsert(RunnelBuilder.encoded(job, codec));
+        return admin.upsert(PeriodicEncoding.encoded(job, codec));
     }
 
     /** Removes periodic job {@code name}; throws {@link NotFoundException} when there is none. */

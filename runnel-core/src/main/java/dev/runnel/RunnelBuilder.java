@@ -573,7 +573,7 @@ public final class RunnelBuilder {
                 .withMaxArgsBytes(maxArgsBytes);
         ClientConfig config = new ClientConfig(clientId, clock, withExecutors(), units, listeners,
                 new Hooks(insertMiddleware, workMiddleware, errorHandler), codec, runtimeListeners, jobCountInterval,
-                periodicJobs.values().stream().map(job -> encoded(job, codec)).toList(),
+                periodicJobs.values().stream().map(job -> PeriodicEncoding.encoded(job, codec)).toList(),
                 retryPolicy, fetchPollInterval, fetchCooldown, jobTimeout, schedulerInterval, stopTimeout,
                 completerBatchSize, completerFlushInterval, heartbeatInterval, heartbeatTimeout, leaderLease,
                 rescueThreshold, cleanerInterval, retention, autoMigrate, stopOnShutdown);
@@ -581,21 +581,5 @@ public final class RunnelBuilder {
             new Migrations(driver).up();
         }
         return new Runnel(config, new ClientCore(config, driver));
-    }
-
-    /**
-     * {@code job} with its args as {@code codec} writes them (the default wrote them already),
-     * its args checked as those of an insert are (within the client's {@link #maxArgsBytes}, and
-     * nothing in them that cannot be stored as given) and its metadata as an insert's metadata is.
-     */
-    static PeriodicJob encoded(PeriodicJob job, ArgsCodec codec) {
-        PeriodicJob encoded = codec.writesAsDefault() ? job : job.encodedWith(codec::encodeArgs);
-        try {
-            codec.checkArgs(encoded.args(), encoded.kind());
-            ArgsCodec.checkMetadata(encoded.metadata(), encoded.kind());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("periodic job " + job.name() + ": " + e.getMessage(), e);
-        }
-        return encoded;
     }
 }

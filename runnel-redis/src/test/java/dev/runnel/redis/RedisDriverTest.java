@@ -13,37 +13,18 @@ import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobInsertTxParams;
 import dev.runnel.testkit.LocalRedis;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** What the Redis driver does that the conformance suite does not ask of every driver. */
 class RedisDriverTest {
     private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
-    private static RedisClient raw;
-    private static StatefulRedisConnection<String, String> connection;
-    private static RedisCommands<String, String> redis;
-
-    @BeforeAll
-    static void connect() {
-        raw = RedisClient.create("redis://127.0.0.1:" + LocalRedis.shared().port() + "/0");
-        connection = raw.connect();
-        redis = connection.sync();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        connection.close();
-        raw.shutdown();
-    }
+    private static final RedisCommands<String, String> redis = RawRedis.commands();
 
     private static JobInsertParams job(String queue) {
         return new JobInsertParams("k", "{}", queue, 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}");

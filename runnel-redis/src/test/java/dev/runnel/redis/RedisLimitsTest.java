@@ -23,9 +23,7 @@ import dev.runnel.driver.QueueKeyLimitParams;
 import dev.runnel.driver.QueueKeyStragglersParams;
 import dev.runnel.driver.QueueRateLimitParams;
 import dev.runnel.driver.QueueRegisterParams;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,8 +33,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,22 +42,7 @@ import org.junit.jupiter.api.Test;
  */
 class RedisLimitsTest {
     private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
-    private static RedisClient raw;
-    private static StatefulRedisConnection<String, String> connection;
-    private static RedisCommands<String, String> redis;
-
-    @BeforeAll
-    static void connect() {
-        raw = RedisClient.create("redis://127.0.0.1:" + LocalRedis.shared().port() + "/0");
-        connection = raw.connect();
-        redis = connection.sync();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        connection.close();
-        raw.shutdown();
-    }
+    private static final RedisCommands<String, String> redis = RawRedis.commands();
 
     private static JobInsertParams job(String args) {
         return new JobInsertParams("k", args, "q", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}");
