@@ -55,6 +55,8 @@ public final class InsertOptions {
     private final List<String> tags;
     private final Map<String, Object> metadata;
     private final UniqueOptions unique;
+    private final String sequence;
+    private final Boolean sequenceMovesOnDiscard;
 
     private InsertOptions(Builder b) {
         this.queue = b.queue;
@@ -64,6 +66,8 @@ public final class InsertOptions {
         this.tags = b.tags;
         this.metadata = b.metadata;
         this.unique = b.unique;
+        this.sequence = b.sequence;
+        this.sequenceMovesOnDiscard = b.sequenceMovesOnDiscard;
     }
 
     public static Builder builder() {
@@ -99,6 +103,19 @@ public final class InsertOptions {
         return Optional.ofNullable(unique);
     }
 
+    /** The sequence the job runs in, one job at a time in insert order, when it is in one. */
+    public Optional<String> sequence() {
+        return Optional.ofNullable(sequence);
+    }
+
+    /**
+     * Whether the job's sequence moves on past it once it is discarded; by default a discarded job
+     * holds its sequence until it is retried and completes, or is cancelled or deleted.
+     */
+    public boolean sequenceMovesOnDiscard() {
+        return sequenceMovesOnDiscard != null && sequenceMovesOnDiscard;
+    }
+
     /** These options, with each unset option taken from {@code defaults}. */
     public InsertOptions orElse(InsertOptions defaults) {
         Builder b = new Builder();
@@ -109,6 +126,8 @@ public final class InsertOptions {
         b.tags = tags != null ? tags : defaults.tags;
         b.metadata = metadata != null ? metadata : defaults.metadata;
         b.unique = unique != null ? unique : defaults.unique;
+        b.sequence = sequence != null ? sequence : defaults.sequence;
+        b.sequenceMovesOnDiscard = sequenceMovesOnDiscard != null ? sequenceMovesOnDiscard : defaults.sequenceMovesOnDiscard;
         return new InsertOptions(b);
     }
 
@@ -193,7 +212,8 @@ public final class InsertOptions {
     @Override
     public String toString() {
         return "InsertOptions[queue=" + queue + ", priority=" + priority + ", scheduledAt=" + scheduledAt
-                + ", maxAttempts=" + maxAttempts + ", tags=" + tags + ", metadata=" + metadata + ", unique=" + unique + "]";
+                + ", maxAttempts=" + maxAttempts + ", tags=" + tags + ", metadata=" + metadata + ", unique=" + unique
+                + ", sequence=" + sequence + ", sequenceMovesOnDiscard=" + sequenceMovesOnDiscard + "]";
     }
 
     /** Builds {@link InsertOptions}; each setter validates its value at once. */
@@ -205,6 +225,8 @@ public final class InsertOptions {
         private List<String> tags;
         private Map<String, Object> metadata;
         private UniqueOptions unique;
+        private String sequence;
+        private Boolean sequenceMovesOnDiscard;
 
         private Builder() {}
 
@@ -274,6 +296,24 @@ public final class InsertOptions {
                 throw new IllegalArgumentException("unique must not be null");
             }
             this.unique = unique;
+            return this;
+        }
+
+        /**
+         * Runs the job in sequence {@code key}: jobs of one key run one at a time, across every
+         * client, in the order they were inserted, each released by the completion of the one
+         * before it. A failed job holds its sequence while it is retried; a discarded one holds it
+         * too unless {@link #sequenceMovesOnDiscard}; a cancelled or deleted one lets it move on.
+         * Not for a queue this client works {@linkplain Runnel.Delivery#AT_MOST_ONCE at most once}.
+         */
+        public Builder sequence(String key) {
+            this.sequence = validateName("sequence", key);
+            return this;
+        }
+
+        /** Whether the job's sequence moves on once it is discarded (default: it holds); see {@link #sequence}. */
+        public Builder sequenceMovesOnDiscard(boolean movesOn) {
+            this.sequenceMovesOnDiscard = movesOn;
             return this;
         }
 

@@ -4,6 +4,12 @@ import java.util.Locale;
 
 /** The states of a job. {@link #isFinal()} states are never left again. */
 public enum JobState {
+    /**
+     * Waiting for other jobs: a workflow task for the tasks it runs after, a sequence's job for
+     * the one before it. Never claimed; it becomes available (or scheduled) in the same write
+     * that stores the outcome it waited for.
+     */
+    PENDING,
     /** Ready to be claimed. */
     AVAILABLE,
     /** Waiting for its scheduled time. */
@@ -34,6 +40,7 @@ public enum JobState {
     /** The state named {@code name} as stored in the database. */
     public static JobState fromDb(String name) {
         return switch (name) {
+            case "pending" -> PENDING;
             case "available" -> AVAILABLE;
             case "scheduled" -> SCHEDULED;
             case "running" -> RUNNING;

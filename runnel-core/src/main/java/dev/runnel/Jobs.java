@@ -33,6 +33,14 @@ public final class Jobs {
     }
 
     /**
+     * What ties job {@code id} to others (its workflow and task, batch, sequence, the jobs it
+     * waits for and those waiting for it), if it is tied to any.
+     */
+    public Optional<JobLinks> links(long id) {
+        return admin.links(id);
+    }
+
+    /**
      * Waits until job {@code id} is final (completed, cancelled or discarded) and returns it as it
      * ended; empty if it no longer exists (succeeded in an at-most-once queue, which leaves no row,
      * or deleted). It reads the job every few milliseconds (backing off to 100 ms), from any

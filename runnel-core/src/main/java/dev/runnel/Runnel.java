@@ -230,6 +230,16 @@ public final class Runnel implements AutoCloseable {
         return new Periodic(core.periodic(), config.codec());
     }
 
+    /** The cluster's workflows: inserted, grown, read, cancelled, retried. */
+    public Workflows workflows() {
+        return new Workflows(core.links());
+    }
+
+    /** The cluster's batches: inserted, added to, read. */
+    public Batches batches() {
+        return new Batches(core.links());
+    }
+
     /** The leader's lease, if any client holds or held it. */
     public Optional<LeaderRow> leader() {
         return core.leader();

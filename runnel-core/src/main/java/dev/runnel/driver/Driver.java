@@ -1,15 +1,19 @@
 package dev.runnel.driver;
 
 import dev.runnel.AuditRow;
+import dev.runnel.BatchRow;
 import dev.runnel.ClientRow;
 import dev.runnel.InsertResult;
 import dev.runnel.JobCount;
+import dev.runnel.JobLinks;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.LeaderRow;
 import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
 import dev.runnel.SearchIndex;
+import dev.runnel.WorkflowRow;
+import dev.runnel.WorkflowTaskRow;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -47,6 +51,17 @@ public interface Driver extends AutoCloseable {
     /** Whether {@link #jobInsertManyTx} can join a caller's {@link java.sql.Connection}. */
     default boolean supportsTransactionalInsert() {
         return true;
+    }
+
+    /**
+     * Whether the driver stores links ({@link #linkInsert}): workflows, batches and sequences. A
+     * driver that does also settles, in the same transaction as the outcome, what a linked job's
+     * outcome releases, wherever the outcome is written: {@link #jobSetStateMany} (for params
+     * marked linked), {@link #jobCancelMany}, {@link #jobDeleteMany}, {@link #jobRetryMany} and
+     * {@link #jobRescueMany}.
+     */
+    default boolean supportsLinks() {
+        return false;
     }
 
     // ---- optional indexes ----
@@ -174,6 +189,48 @@ public interface Driver extends AutoCloseable {
 
     /** Deletes final jobs past their retention (see {@link JobDeleteFinalizedParams}); returns how many. */
     int jobDeleteFinalized(JobDeleteFinalizedParams params);
+
+    // ---- links: workflows, batches, sequences ----
+
+    /**
+     * Inserts jobs tied to others (see {@link LinkInsertParams} and {@link Links#insert}), all or
+     * none, on the caller's connection when it gives one. Throws {@link dev.runnel.NotFoundException}
+     * when the workflow or batch to add to does not exist, and {@link IllegalArgumentException}
+     * when a task runs after one that is not in the workflow or a task name is taken, nothing written.
+     */
+    default LinkInserted linkInsert(LinkInsertParams params) {
+        throw new UnsupportedOperationException(name() + " stores no workflows, batches or sequences");
+    }
+
+    /** What ties job {@code id} to others, if it is linked. */
+    default Optional<JobLinks> linkGet(long id) {
+        throw new UnsupportedOperationException(name() + " stores no workflows, batches or sequences");
+    }
+
+    /** The workflow with id {@code id}, if it exists. */
+    default Optional<WorkflowRow> workflowGet(long id) {
+        throw new UnsupportedOperationException(name() + " stores no workflows");
+    }
+
+    /** Workflows newest first (see {@link LinkListParams}). */
+    default List<WorkflowRow> workflowList(LinkListParams params) {
+        throw new UnsupportedOperationException(name() + " stores no workflows");
+    }
+
+    /** The tasks of workflow {@code id} in the order they were inserted; empty when there is no such workflow. */
+    default List<WorkflowTaskRow> workflowTasks(long id) {
+        throw new UnsupportedOperationException(name() + " stores no workflows");
+    }
+
+    /** The batch with id {@code id}, if it exists. */
+    default Optional<BatchRow> batchGet(long id) {
+        throw new UnsupportedOperationException(name() + " stores no batches");
+    }
+
+    /** Batches newest first (see {@link LinkListParams}). */
+    default List<BatchRow> batchList(LinkListParams params) {
+        throw new UnsupportedOperationException(name() + " stores no batches");
+    }
 
     // ---- administration ----
 

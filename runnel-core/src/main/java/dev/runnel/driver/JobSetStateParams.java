@@ -16,6 +16,8 @@ import java.time.Instant;
  *     an attempt interrupted by a stopping client), else 0
  * @param output the output of a completed attempt, JSON, stored under the key {@code output} of the
  *     job's metadata (replacing any there), or null to leave the metadata as it is
+ * @param linked whether the job is linked ({@link Links#isLinked}): a final outcome then settles
+ *     what waits for it, in the same transaction
  */
 public record JobSetStateParams(
         long id,
@@ -27,18 +29,20 @@ public record JobSetStateParams(
         Instant finalizedAt,
         String error,
         int attemptDelta,
-        String output) {
+        String output,
+        boolean linked) {
 
     /** An outcome, without output, of the attempt {@code claimed} describes, as the claim returned it. */
     public static JobSetStateParams of(JobRow claimed, JobState state, Instant scheduledAt, Instant finalizedAt,
             String error, int attemptDelta) {
         return new JobSetStateParams(claimed.id(), claimed.attempt(), claimed.attemptedAt().orElseThrow(),
-                JobCompleteManyParams.holder(claimed), state, scheduledAt, finalizedAt, error, attemptDelta, null);
+                JobCompleteManyParams.holder(claimed), state, scheduledAt, finalizedAt, error, attemptDelta, null,
+                Links.isLinked(claimed.metadata()));
     }
 
     /** This outcome with {@code output} (JSON) to store. */
     public JobSetStateParams withOutput(String output) {
         return new JobSetStateParams(id, attempt, attemptedAt, clientId, state, scheduledAt, finalizedAt, error,
-                attemptDelta, output);
+                attemptDelta, output, linked);
     }
 }

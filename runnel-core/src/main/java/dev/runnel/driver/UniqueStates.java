@@ -23,6 +23,7 @@ public final class UniqueStates {
 
     private static int position(JobState state) {
         return switch (state) {
+            case PENDING -> 0;
             case SCHEDULED -> 1;
             case AVAILABLE -> 2;
             case RUNNING -> 3;

@@ -26,7 +26,11 @@ public final class ClientCore {
     public ClientCore(ClientConfig config, Driver driver) {
         this.config = config;
         this.driver = driver;
-        this.inserter = new Inserter(config.clock(), driver, this::wake, config.hooks().insert(), config.codec());
+        this.inserter = new Inserter(config.clock(), driver, this::wake, config.hooks().insert(), config.codec(),
+                queue -> {
+                    ClientConfig.QueueConfig q = config.queues().get(queue);
+                    return q != null && q.atMostOnce();
+                });
     }
 
     public Inserter inserter() {
@@ -103,6 +107,10 @@ public final class ClientCore {
     /** A new job service each time, as each keeps its own view of the table's search indexes. */
     public JobAdmin jobs() {
         return new JobAdmin(driver, config.clock(), this::checkCancels);
+    }
+
+    public LinkAdmin links() {
+        return new LinkAdmin(driver, inserter, config.clock(), this::checkCancels, this::wake);
     }
 
     public QueueAdmin queues() {

@@ -58,7 +58,7 @@ public final class ClientRuntime {
                 : new JobCounter(driver, config.jobCountInterval(), elector, runtimeListeners);
         this.completer = new Completer(driver, config.listeners(), new Completer.Config(config.completerBatchSize(),
                 config.completerFlushInterval(), config.stopTimeout(), config.clientId()), config.clock(),
-                config.retryPolicy(), runtimeListeners);
+                config.retryPolicy(), runtimeListeners, this::wakeAll);
         JobRunner runner = new JobRunner(config.units(), config.clock(), config.jobTimeout(), config.retryPolicy(),
                 config.hooks(), config.codec());
         ClaimClock claimClock = new ClaimClock(config.clock());

@@ -12,6 +12,7 @@ import dev.runnel.driver.JobGetManyParams;
 import dev.runnel.driver.JobJson;
 import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobSetStateParams;
+import dev.runnel.driver.Links;
 import dev.runnel.driver.Times;
 import java.time.Clock;
 import java.time.Duration;
@@ -83,9 +84,21 @@ public final class Completer implements Service {
     private volatile int neededForFull;
     private final AtomicInteger pending = new AtomicInteger();
     private volatile Thread thread;
+    private final Runnable linkedFinished;
 
     public Completer(Driver driver, List<JobListener> listeners, Config config, Clock clock, RetryPolicy retryPolicy,
             RuntimeListeners runtimeListeners) {
+        this(driver, listeners, config, clock, retryPolicy, runtimeListeners, () -> {});
+    }
+
+    /**
+     * @param linkedFinished run after the final outcome of a linked job (a workflow task, a batch's
+     *     or a sequence's job) was stored: it may have released jobs in any queue, which the
+     *     driver's notification does not tell this process of everywhere (SQLite has none)
+     */
+    public Completer(Driver driver, List<JobListener> listeners, Config config, Clock clock, RetryPolicy retryPolicy,
+            RuntimeListeners runtimeListeners, Runnable linkedFinished) {
+        this.linkedFinished = linkedFinished;
         this.driver = driver;
         this.runtimeListeners = runtimeListeners;
         this.listeners = List.copyOf(listeners);
@@ -244,6 +257,12 @@ public final class Completer implements Service {
         List<Outcome> stored = listeners.isEmpty() ? null : new ArrayList<>(batch.size());
         store(complete, Write.COMPLETE, stored);
         store(setState, Write.SET_STATE, stored);
+        for (Outcome o : setState) {
+            if (o.state().isFinal() && Links.isLinked(o.job().metadata())) {
+                linkedFinished.run();
+                break;
+            }
+        }
         store(writeBack, Write.WRITE_BACK, stored);
         if (stored != null) {
             for (Outcome o : batch) {
@@ -368,7 +387,8 @@ public final class Completer implements Service {
     private JobSetStateParams setState(Outcome o) {
         JobRow job = o.job();
         return new JobSetStateParams(job.id(), job.attempt(), job.attemptedAt().orElseThrow(), config.clientId(),
-                o.state(), o.scheduledAt(), o.finalizedAt(), encode(o.error()), o.attemptDelta(), o.output());
+                o.state(), o.scheduledAt(), o.finalizedAt(), encode(o.error()), o.attemptDelta(), o.output(),
+                Links.isLinked(job.metadata()));
     }
 
     private static JobReinsertParams reinsert(Outcome o) {

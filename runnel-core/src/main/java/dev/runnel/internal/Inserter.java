@@ -14,6 +14,10 @@ import dev.runnel.UniqueOptions;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobInsertTxParams;
+import dev.runnel.driver.JobLink;
+import dev.runnel.driver.LinkInsertParams;
+import dev.runnel.driver.LinkInserted;
+import dev.runnel.driver.Links;
 import dev.runnel.driver.UniqueStates;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
@@ -27,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -41,25 +46,112 @@ public final class Inserter {
     private final Consumer<String> wake;
     private final List<InsertMiddleware> middleware;
     private final ArgsCodec codec;
+    private final Predicate<String> atMostOnce;
 
+    /**
+     * @param atMostOnce whether this client works a queue at most once: no linked job (a workflow
+     *     task, a batch's job, a sequence's) may go there, as its claim removes it
+     */
     public Inserter(Clock clock, Driver driver, Consumer<String> wake, List<InsertMiddleware> middleware,
-            ArgsCodec codec) {
+            ArgsCodec codec, Predicate<String> atMostOnce) {
         this.clock = clock;
         this.driver = driver;
         this.wake = wake;
         this.middleware = List.copyOf(middleware);
         this.codec = codec;
+        this.atMostOnce = atMostOnce;
     }
 
     /** Inserts in as few statements as the driver allows; returns the results in order. */
     public List<InsertResult> insertMany(List<InsertRequest> requests) {
+        if (anySequence(requests)) {
+            return insertLinked(null, requests, sequenceLinks(requests), null, 0, null, 0).jobs();
+        }
         return write(requests, driver::jobInsertMany);
     }
 
     /** Inserts on the caller's connection, inside its transaction; returns the results in order. */
     public List<InsertResult> insertMany(Connection transaction, List<InsertRequest> requests) {
+        if (anySequence(requests)) {
+            return insertLinked(transaction, requests, sequenceLinks(requests), null, 0, null, 0).jobs();
+        }
         // Not yet committed when the producers wake: they may find nothing, and the next poll will.
         return write(requests, rows -> driver.jobInsertManyTx(new JobInsertTxParams(transaction, rows)));
+    }
+
+    private static boolean anySequence(List<InsertRequest> requests) {
+        for (InsertRequest r : requests) {
+            if (r.options().sequence().isPresent() || r.args().insertOptions().sequence().isPresent()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<JobLink> sequenceLinks(List<InsertRequest> requests) {
+        List<JobLink> links = new ArrayList<>(requests.size());
+        for (InsertRequest r : requests) {
+            links.add(link(null, List.of(), Links.CANCEL, r.options().orElse(r.args().insertOptions()), false));
+        }
+        return links;
+    }
+
+    /** The link of a job with these (effective) options. */
+    static JobLink link(String task, List<String> after, String policy, InsertOptions options, boolean inBatch) {
+        return new JobLink(task, after, policy, options.sequence().orElse(null),
+                options.sequenceMovesOnDiscard() ? Links.RUN : Links.HOLD, inBatch);
+    }
+
+    /**
+     * Inserts jobs tied to others ({@link Driver#linkInsert}), through the insert middleware like
+     * any insert, each marked linked in its metadata; wakes the queues that got available jobs.
+     * Everything is checked before anything is written.
+     */
+    LinkInserted insertLinked(Connection transaction, List<InsertRequest> requests, List<JobLink> links,
+            String workflowName, long workflowId, LinkInsertParams.NewBatch batch, long batchId) {
+        if (!driver.supportsLinks()) {
+            throw new UnsupportedOperationException("the " + driver.name()
+                    + " store keeps no workflows, batches or sequences; use SQLite or Postgres for them");
+        }
+        if (transaction != null && !driver.supportsTransactionalInsert()) {
+            throw new UnsupportedOperationException("the " + driver.name()
+                    + " store cannot insert inside an SQL transaction: insert after commit, or keep an outbox table");
+        }
+        Instant now = clock.instant();
+        LinkInserted[] inserted = new LinkInserted[1];
+        write(requests, rows -> {
+            List<JobInsertParams> marked = new ArrayList<>(rows.size());
+            for (int i = 0; i < rows.size(); i++) {
+                JobInsertParams row = rows.get(i);
+                JobLink link = links.get(i);
+                if (link.any() && row.unique()) {
+                    throw new IllegalArgumentException("a " + what(link) + " cannot be unique");
+                }
+                if (link.any() && atMostOnce.test(row.queue())) {
+                    throw new IllegalArgumentException("a " + what(link) + " cannot go to queue " + row.queue()
+                            + ", which this client works at most once: its claim would remove the job");
+                }
+                marked.add(link.any() ? markLinked(row) : row);
+            }
+            inserted[0] = driver.linkInsert(new LinkInsertParams(transaction, workflowName, workflowId, batch, batchId,
+                    marked, links, now));
+            return inserted[0].jobs();
+        });
+        inserted[0].availableQueues().forEach(wake);
+        return inserted[0];
+    }
+
+    private static String what(JobLink link) {
+        return link.task() != null ? "workflow task (" + link.task() + ")"
+                : link.sequenceKey() != null ? "job of sequence " + link.sequenceKey() : "batch's job";
+    }
+
+    private static JobInsertParams markLinked(JobInsertParams row) {
+        String m = row.metadata();
+        String metadata = m.equals("{}") ? "{\"" + Links.METADATA_KEY + "\":true}"
+                : "{\"" + Links.METADATA_KEY + "\":true," + m.substring(1);
+        return new JobInsertParams(row.kind(), row.args(), row.queue(), row.priority(), row.state(), row.createdAt(),
+                row.scheduledAt(), row.maxAttempts(), row.tags(), metadata, row.uniqueKey(), row.uniqueStates());
     }
 
     private List<InsertResult> write(List<InsertRequest> requests, Function<List<JobInsertParams>, List<InsertResult>> insert) {

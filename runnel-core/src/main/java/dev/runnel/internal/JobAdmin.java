@@ -41,6 +41,10 @@ public final class JobAdmin {
         return driver.jobGet(id);
     }
 
+    public Optional<dev.runnel.JobLinks> links(long id) {
+        return driver.supportsLinks() ? driver.linkGet(id) : Optional.empty();
+    }
+
     public Optional<JobRow> awaitFinal(long id, Duration timeout) throws InterruptedException, TimeoutException {
         long deadline = System.nanoTime() + timeout.toNanos();
         long pauseMillis = 2;
@@ -98,7 +102,7 @@ public final class JobAdmin {
 
     public void delete(long id) {
         JobRow job = require(id);
-        if (driver.jobDeleteMany(new JobDeleteManyParams(new long[] {id})).length == 0) {
+        if (driver.jobDeleteMany(new JobDeleteManyParams(new long[] {id}, clock.instant())).length == 0) {
             throw new RunnelException("job " + id + " is " + job.state().dbName() + ": a running job cannot be"
                     + " deleted; cancel it, or wait for its outcome");
         }
@@ -113,7 +117,7 @@ public final class JobAdmin {
     }
 
     public int delete(JobQuery query) {
-        return each(query, ids -> driver.jobDeleteMany(new JobDeleteManyParams(ids)).length);
+        return each(query, ids -> driver.jobDeleteMany(new JobDeleteManyParams(ids, clock.instant())).length);
     }
 
     private int cancelMany(long[] ids) {

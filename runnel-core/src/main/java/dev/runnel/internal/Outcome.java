@@ -3,6 +3,7 @@ package dev.runnel.internal;
 import dev.runnel.JobError;
 import dev.runnel.JobEvent;
 import dev.runnel.JobRow;
+import dev.runnel.driver.Links;
 import dev.runnel.JobState;
 import dev.runnel.driver.Times;
 import java.time.Duration;
@@ -42,7 +43,8 @@ public record Outcome(
      * completion with output takes the statement of every other outcome instead.
      */
     public boolean isPlainCompletion() {
-        return type == JobEvent.Type.COMPLETED && error == null && output == null;
+        // A linked job's completion releases what waits for it, which the plain statement does not.
+        return type == JobEvent.Type.COMPLETED && error == null && output == null && !Links.isLinked(job.metadata());
     }
 
     /** Whether there is nothing to write: an at-most-once claim removed the job, and it completed. */

@@ -2,13 +2,19 @@ package dev.runnel.sqlite;
 
 import static dev.runnel.sqlite.AdminSql.P.*;
 
+import dev.runnel.JobState;
 import dev.runnel.driver.JdbcIds;
+import dev.runnel.driver.Links;
 import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.driver.Times;
 import java.sql.PreparedStatement;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -18,21 +24,33 @@ import java.util.Optional;
 final class SqliteAdmin {
     private final SqliteConnections connections;
     private final SqlFile<AdminSql> sql;
+    private final SqliteLinks links;
 
-    SqliteAdmin(SqliteConnections connections) {
+    SqliteAdmin(SqliteConnections connections, SqliteLinks links) {
         this.connections = connections;
+        this.links = links;
         this.sql = SqlFile.parse("admin.sql", AdminSql.class.getResourceAsStream("admin.sql"), AdminSql.class);
     }
 
     long[] cancelMany(JobCancelParams p) {
-        return connections.write(s -> {
+        return connections.writeTransaction(s -> {
             Sql jobCancelMany = sql.get(AdminSql.JobCancelMany);
             PreparedStatement ps = s.prepare(jobCancelMany.text());
             jobCancelMany.setString(ps, IDS, SqliteBatch.encodeIds(p.ids()));
             jobCancelMany.setLong(ps, NOW, Times.toMicros(p.now()));
             jobCancelMany.setString(ps, NOW_TEXT, p.now().toString());
             jobCancelMany.setString(ps, REASON, p.reason());
-            return JdbcIds.read(ps, p.ids().length);
+            long[] changed = JdbcIds.read(ps, p.ids().length);
+            if (changed.length > 0) {
+                List<Links.Finished> finished = new ArrayList<>();
+                links.linkedAmong(s, changed).forEach((id, state) -> {
+                    if (state == JobState.CANCELLED) {
+                        finished.add(new Links.Finished(id, state.dbName()));
+                    }
+                });
+                Links.settle(finished, p.now(), links.steps(s));
+            }
+            return changed;
         });
     }
 
@@ -46,12 +64,24 @@ final class SqliteAdmin {
     }
 
     long[] retryMany(long[] ids, Instant now) {
-        return connections.write(s -> {
+        return connections.writeTransaction(s -> {
+            Map<Long, JobState> linked = links.linkedAmong(s, ids);
             Sql jobRetryMany = sql.get(AdminSql.JobRetryMany);
             PreparedStatement ps = s.prepare(jobRetryMany.text());
             jobRetryMany.setString(ps, IDS, SqliteBatch.encodeIds(ids));
             jobRetryMany.setLong(ps, NOW, Times.toMicros(now));
-            return JdbcIds.read(ps, ids.length);
+            long[] retried = JdbcIds.read(ps, ids.length);
+            if (!linked.isEmpty()) {
+                Map<Long, JobState> previous = new HashMap<>();
+                for (long id : retried) {
+                    JobState before = linked.get(id);
+                    if (before != null) {
+                        previous.put(id, before);
+                    }
+                }
+                Links.reopen(previous, now, links.steps(s));
+            }
+            return retried;
         });
     }
 
@@ -65,12 +95,24 @@ final class SqliteAdmin {
         });
     }
 
-    long[] deleteMany(long[] ids) {
-        return connections.write(s -> {
+    long[] deleteMany(long[] ids, Instant now) {
+        return connections.writeTransaction(s -> {
+            Map<Long, JobState> linked = links.linkedAmong(s, ids);
             Sql jobDeleteMany = sql.get(AdminSql.JobDeleteMany);
             PreparedStatement ps = s.prepare(jobDeleteMany.text());
             jobDeleteMany.setString(ps, IDS, SqliteBatch.encodeIds(ids));
-            return JdbcIds.read(ps, ids.length);
+            long[] deleted = JdbcIds.read(ps, ids.length);
+            if (!linked.isEmpty()) {
+                Map<Long, JobState> previous = new HashMap<>();
+                for (long id : deleted) {
+                    JobState before = linked.get(id);
+                    if (before != null) {
+                        previous.put(id, before);
+                    }
+                }
+                Links.settleDeleted(previous, now, links.steps(s));
+            }
+            return deleted;
         });
     }
 }

@@ -71,6 +71,18 @@ final class SqliteConnections implements AutoCloseable {
             }
         }
 
+        /** Closes the statements prepared, leaving the connection open: for a caller's connection. */
+        void closeStatements() {
+            for (PreparedStatement ps : statements.values()) {
+                try {
+                    ps.close();
+                } catch (SQLException ignored) {
+                    // closing anyway
+                }
+            }
+            statements.clear();
+        }
+
         void close() {
             for (PreparedStatement ps : statements.values()) {
                 try {

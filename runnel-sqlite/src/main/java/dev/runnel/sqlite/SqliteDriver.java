@@ -1,7 +1,11 @@
 package dev.runnel.sqlite;
 
 import dev.runnel.ClientRow;
+import dev.runnel.BatchRow;
 import dev.runnel.InsertResult;
+import dev.runnel.JobLinks;
+import dev.runnel.WorkflowRow;
+import dev.runnel.WorkflowTaskRow;
 import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
@@ -25,6 +29,9 @@ import dev.runnel.driver.JobDeleteFinalizedParams;
 import dev.runnel.driver.JobDeleteManyParams;
 import dev.runnel.driver.JobGetManyParams;
 import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.LinkInsertParams;
+import dev.runnel.driver.LinkInserted;
+import dev.runnel.driver.LinkListParams;
 import dev.runnel.driver.JobInsertTxParams;
 import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobRescueParams;
@@ -78,7 +85,7 @@ public final class SqliteDriver implements Driver {
         this.connections = new SqliteConnections(jdbcUrl, description, file, readers, busyTimeout, busyWait);
         this.jobs = new SqliteJobs(connections);
         this.cluster = new SqliteCluster(connections);
-        this.admin = new SqliteAdmin(connections);
+        this.admin = new SqliteAdmin(connections, jobs.links());
         this.periodic = new SqlitePeriodic(connections);
         this.audit = new SqliteAudit(connections);
         this.queries = new SqliteQueries(connections);
@@ -157,6 +164,48 @@ public final class SqliteDriver implements Driver {
         return jobs.insertManyTx(params.connection(), params.jobs());
     }
 
+    // ---- links: workflows, batches, sequences ----
+
+    @Override
+    public boolean supportsLinks() {
+        return true;
+    }
+
+    @Override
+    public LinkInserted linkInsert(LinkInsertParams params) {
+        return jobs.links().insert(params);
+    }
+
+    @Override
+    public Optional<JobLinks> linkGet(long id) {
+        return jobs.links().linkGet(id);
+    }
+
+    @Override
+    public Optional<WorkflowRow> workflowGet(long id) {
+        return jobs.links().workflowGet(id);
+    }
+
+    @Override
+    public List<WorkflowRow> workflowList(LinkListParams params) {
+        return jobs.links().workflowList(params);
+    }
+
+    @Override
+    public List<WorkflowTaskRow> workflowTasks(long id) {
+        return jobs.links().workflowTasks(id);
+    }
+
+    @Override
+    public Optional<BatchRow> batchGet(long id) {
+        return jobs.links().batchGet(id);
+    }
+
+    @Override
+    public List<BatchRow> batchList(LinkListParams params) {
+        return jobs.links().batchList(params);
+    }
+
     @Override
     public List<JobRow> jobClaim(JobClaimParams params) {
         return jobs.claim(params);
@@ -221,7 +270,7 @@ public final class SqliteDriver implements Driver {
 
     @Override
     public long[] jobDeleteMany(JobDeleteManyParams params) {
-        return admin.deleteMany(params.ids());
+        return admin.deleteMany(params.ids(), params.now());
     }
 
     // ---- clients and the leader ----

@@ -81,6 +81,12 @@ final class SqliteInserts {
         }
     }
 
+    /** Inserts jobs one by one on {@code s}, inside its transaction. */
+    List<InsertResult> insertEach(SqliteConnections.Session s, List<JobInsertParams> jobs) throws SQLException {
+        return insertEach(s.prepare(sql.get(JobSql.JobInsertReturning).text()),
+                s.prepare(sql.get(JobSql.JobUniqueHolder).text()), jobs);
+    }
+
     private List<InsertResult> insertEach(PreparedStatement insert, PreparedStatement holder,
             List<JobInsertParams> jobs) throws SQLException {
         Sql insertSql = sql.get(JobSql.JobInsertReturning);

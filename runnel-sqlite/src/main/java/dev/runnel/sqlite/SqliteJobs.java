@@ -18,6 +18,7 @@ import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.LimitedClaim;
+import dev.runnel.driver.Links;
 import dev.runnel.driver.QueueLimits;
 import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.Sql;
@@ -42,12 +43,18 @@ final class SqliteJobs {
     private final SqliteConnections connections;
     private final SqliteInserts inserts;
     private final SqliteCleaner cleaner;
+    private final SqliteLinks links;
 
     SqliteJobs(SqliteConnections connections) {
         this.sql = SqlFile.parse("job.sql", JobSql.class.getResourceAsStream("job.sql"), JobSql.class);
         this.connections = connections;
         this.inserts = new SqliteInserts(sql, connections);
         this.cleaner = new SqliteCleaner(connections, sql);
+        this.links = new SqliteLinks(connections, inserts);
+    }
+
+    SqliteLinks links() {
+        return links;
     }
 
     List<InsertResult> insertMany(List<JobInsertParams> jobs) {
@@ -239,6 +246,21 @@ final class SqliteJobs {
                 set.addBatch();
             }
             int[] counts = set.executeBatch();
+            List<Links.Finished> finished = null;
+            Instant at = null;
+            for (int i = 0; i < counts.length; i++) {
+                JobSetStateParams u = updates.get(i);
+                if (counts[i] > 0 && u.linked() && u.state().isFinal()) {
+                    if (finished == null) {
+                        finished = new ArrayList<>();
+                        at = u.finalizedAt();
+                    }
+                    finished.add(new Links.Finished(u.id(), u.state().dbName()));
+                }
+            }
+            if (finished != null) {
+                Links.settle(finished, at, links.steps(s)); // in this transaction: stored together or not at all
+            }
             return java.util.stream.IntStream.range(0, counts.length).filter(i -> counts[i] > 0)
                     .mapToLong(i -> updates.get(i).id()).toArray();
         });
@@ -293,7 +315,7 @@ final class SqliteJobs {
 
     List<RescuedJob> rescueMany(JobRescueParams p) {
         long now = Times.toMicros(p.lease().now());
-        return connections.write(s -> {
+        return connections.writeTransaction(s -> {
             Sql jobRescueMany = sql.get(JobSql.JobRescueMany);
             PreparedStatement rescue = s.prepare(jobRescueMany.text());
             jobRescueMany.setString(rescue, DEAD_CLIENTS, JobJson.encodeStrings(p.deadClients()));
@@ -309,6 +331,15 @@ final class SqliteJobs {
                 while (rs.next()) {
                     rescued.add(new RescuedJob(rs.getLong(1), JobState.fromDb(rs.getString(2)), rs.getString(3)));
                 }
+            }
+            long[] discarded = rescued.stream().filter(r -> r.state() == JobState.DISCARDED).mapToLong(RescuedJob::id)
+                    .toArray();
+            if (discarded.length > 0) {
+                List<Links.Finished> finished = new ArrayList<>();
+                for (long id : links.linkedAmong(s, discarded).keySet()) {
+                    finished.add(new Links.Finished(id, JobState.DISCARDED.dbName()));
+                }
+                Links.settle(finished, p.lease().now(), links.steps(s));
             }
             return rescued;
         });

@@ -21,13 +21,13 @@ SELECT id FROM runnel_job
 WHERE id IN (SELECT value FROM json_each(:ids)) AND state = 'running' AND cancel_requested_at IS NOT NULL;
 
 -- name: JobRetryMany
--- Jobs :ids (a JSON array) that are not running become available at :now with their attempts kept;
+-- Jobs :ids (a JSON array) that are not running or pending become available at :now with their attempts kept;
 -- one out of attempts gets one more. Returns the ids and queues. A unique job whose key another
 -- job has taken since it left its unique states stays as it is (JobUniqueHolder says which).
 UPDATE runnel_job AS j
 SET state = 'available', scheduled_at = :now, finalized_at = NULL, cancel_requested_at = NULL,
     max_attempts = max(max_attempts, attempt + 1)
-WHERE id IN (SELECT value FROM json_each(:ids)) AND state <> 'running'
+WHERE id IN (SELECT value FROM json_each(:ids)) AND state NOT IN ('running', 'pending')
   AND NOT EXISTS (
       SELECT 1 FROM runnel_job o
       WHERE o.unique_key = j.unique_key AND o.id <> j.id
