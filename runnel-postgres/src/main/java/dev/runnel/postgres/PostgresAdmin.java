@@ -2,9 +2,11 @@ package dev.runnel.postgres;
 
 import static dev.runnel.postgres.AdminSql.P.*;
 
+import dev.runnel.JobState;
 import dev.runnel.SearchIndex;
 import dev.runnel.driver.JdbcIds;
 import dev.runnel.driver.JobCancelParams;
+import dev.runnel.driver.Links;
 import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import java.sql.PreparedStatement;
@@ -13,20 +15,27 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-/** The job administration of {@link PostgresDriver}, one statement each, from {@code admin.sql}. */
+/**
+ * The job administration of {@link PostgresDriver}, from {@code admin.sql}: one statement each,
+ * and for cancel, retry and delete, in the same transaction, what the change settles for linked
+ * jobs ({@link PostgresLinks}).
+ */
 final class PostgresAdmin {
     private final PostgresSchema schema;
     private final PostgresConnections connections;
     private final SqlFile<AdminSql> sql;
+    private final PostgresLinks links;
 
-    PostgresAdmin(PostgresSchema schema, PostgresConnections connections) {
+    PostgresAdmin(PostgresSchema schema, PostgresConnections connections, PostgresLinks links) {
         this.schema = schema;
         this.connections = connections;
+        this.links = links;
         this.sql = SqlFile.parse("admin.sql", AdminSql.class.getResourceAsStream("admin.sql"), AdminSql.class)
                 .withSchema(schema.quoted());
     }
@@ -35,16 +44,24 @@ final class PostgresAdmin {
         if (p.ids().length == 0) {
             return new long[0];
         }
-        return connections.run("cancelling jobs", c -> {
+        // One transaction: a linked job cancelled settles what waits for it with it.
+        return connections.transaction("cancelling jobs", c -> {
+            links.lockBatchesOf(c, p.ids());
             Sql jobCancelMany = sql.get(AdminSql.JobCancelMany);
+            long[] changed;
             try (PreparedStatement ps = c.prepareStatement(jobCancelMany.text())) {
                 jobCancelMany.setObject(ps, NOW, PostgresJobs.timestamp(p.now()));
                 jobCancelMany.setString(ps, NOW_TEXT, p.now().toString());
                 jobCancelMany.setString(ps, REASON, p.reason());
                 jobCancelMany.setObject(ps, IDS, p.ids());
                 jobCancelMany.setString(ps, CHANNEL, schema.channel());
-                return JdbcIds.read(ps, p.ids().length);
+                changed = JdbcIds.read(ps, p.ids().length);
             }
+            if (changed.length > 0) {
+                // Those cancelled now; a running one was only asked to stop, and its outcome settles.
+                Links.settle(links.linkedFinal(c, changed).finished(), p.now(), links.steps(c));
+            }
+            return changed;
         });
     }
 
@@ -65,14 +82,23 @@ final class PostgresAdmin {
         if (ids.length == 0) {
             return new long[0];
         }
-        return connections.run("retrying jobs", c -> {
+        // One transaction: a linked job retried leaves its batch's counts and waits again for what
+        // it runs after that is not done.
+        return connections.transaction("retrying jobs", c -> {
+            links.lockBatchesOf(c, ids);
+            Map<Long, JobState> linked = links.lockLinked(c, ids);
             Sql jobRetryMany = sql.get(AdminSql.JobRetryMany);
+            long[] retried;
             try (PreparedStatement ps = c.prepareStatement(jobRetryMany.text())) {
                 jobRetryMany.setObject(ps, NOW, PostgresJobs.timestamp(now));
                 jobRetryMany.setObject(ps, IDS, ids);
                 jobRetryMany.setString(ps, CHANNEL, schema.channel());
-                return JdbcIds.read(ps, ids.length);
+                retried = JdbcIds.read(ps, ids.length);
             }
+            if (!linked.isEmpty()) {
+                Links.reopen(before(linked, retried), now, links.steps(c));
+            }
+            return retried;
         });
     }
 
@@ -87,17 +113,37 @@ final class PostgresAdmin {
         });
     }
 
-    long[] deleteMany(long[] ids) {
+    long[] deleteMany(long[] ids, Instant now) {
         if (ids.length == 0) {
             return new long[0];
         }
-        return connections.run("deleting jobs", c -> {
+        // One transaction: a linked job deleted settles what waits for it, as an outcome would.
+        return connections.transaction("deleting jobs", c -> {
+            links.lockBatchesOf(c, ids);
+            Map<Long, JobState> linked = links.lockLinked(c, ids);
             Sql jobDeleteMany = sql.get(AdminSql.JobDeleteMany);
+            long[] deleted;
             try (PreparedStatement ps = c.prepareStatement(jobDeleteMany.text())) {
                 jobDeleteMany.setObject(ps, IDS, ids);
-                return JdbcIds.read(ps, ids.length);
+                deleted = JdbcIds.read(ps, ids.length);
             }
+            if (!linked.isEmpty()) {
+                Links.settleDeleted(before(linked, deleted), now, links.steps(c));
+            }
+            return deleted;
         });
+    }
+
+    /** The states before the change of the linked jobs among {@code changed}. */
+    private static Map<Long, JobState> before(Map<Long, JobState> linked, long[] changed) {
+        Map<Long, JobState> previous = new HashMap<>();
+        for (long id : changed) {
+            JobState state = linked.get(id);
+            if (state != null) {
+                previous.put(id, state);
+            }
+        }
+        return previous;
     }
 
     /**

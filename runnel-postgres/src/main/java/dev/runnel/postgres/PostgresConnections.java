@@ -252,6 +252,22 @@ final class PostgresConnections implements AutoCloseable {
     }
 
     /**
+     * Whether {@code e}, or an exception beneath it, is Postgres ending a transaction to resolve a
+     * conflict with another: a deadlock (40P01) or a serialization failure (40001). Nothing of the
+     * transaction was applied, and trying it again is the answer: such a failure is a plain
+     * {@link RunnelException}, never a {@link DataRejectedException} (the data was not at fault).
+     */
+    static boolean conflict(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException sql && ("40P01".equals(sql.getSQLState())
+                    || "40001".equals(sql.getSQLState()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * The innermost message: a pool's "request timed out" says less than the refused connection or
      * failed authentication beneath it.
      */

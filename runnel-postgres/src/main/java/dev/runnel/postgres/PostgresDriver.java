@@ -1,7 +1,9 @@
 package dev.runnel.postgres;
 
+import dev.runnel.BatchRow;
 import dev.runnel.ClientRow;
 import dev.runnel.InsertResult;
+import dev.runnel.JobLinks;
 import dev.runnel.JobCount;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
@@ -9,6 +11,8 @@ import dev.runnel.LeaderRow;
 import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
 import dev.runnel.SearchIndex;
+import dev.runnel.WorkflowRow;
+import dev.runnel.WorkflowTaskRow;
 import dev.runnel.driver.AuditListParams;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
@@ -34,6 +38,9 @@ import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.LeaderElectParams;
 import dev.runnel.driver.LeaderResignParams;
+import dev.runnel.driver.LinkInsertParams;
+import dev.runnel.driver.LinkInserted;
+import dev.runnel.driver.LinkListParams;
 import dev.runnel.driver.Migration;
 import dev.runnel.driver.MigrationApplyParams;
 import dev.runnel.driver.MigrationRecord;
@@ -158,7 +165,7 @@ public final class PostgresDriver implements Driver {
         this.loss = loss;
         this.jobs = new PostgresJobs(schema, connections);
         this.cluster = new PostgresCluster(schema, connections);
-        this.admin = new PostgresAdmin(schema, connections);
+        this.admin = new PostgresAdmin(schema, connections, jobs.links());
         this.periodic = new PostgresPeriodic(schema, connections);
         this.audit = new PostgresAudit(schema, connections);
         this.queries = new PostgresQueries(schema, connections);
@@ -250,6 +257,48 @@ public final class PostgresDriver implements Driver {
     @Override
     public List<InsertResult> jobInsertManyTx(JobInsertTxParams params) {
         return jobs.insertManyTx(params.connection(), params.jobs());
+    }
+
+    // ---- links: workflows, batches, sequences ----
+
+    @Override
+    public boolean supportsLinks() {
+        return true;
+    }
+
+    @Override
+    public LinkInserted linkInsert(LinkInsertParams params) {
+        return jobs.links().insert(params);
+    }
+
+    @Override
+    public Optional<JobLinks> linkGet(long id) {
+        return jobs.links().linkGet(id);
+    }
+
+    @Override
+    public Optional<WorkflowRow> workflowGet(long id) {
+        return jobs.links().workflowGet(id);
+    }
+
+    @Override
+    public List<WorkflowRow> workflowList(LinkListParams params) {
+        return jobs.links().workflowList(params);
+    }
+
+    @Override
+    public List<WorkflowTaskRow> workflowTasks(long id) {
+        return jobs.links().workflowTasks(id);
+    }
+
+    @Override
+    public Optional<BatchRow> batchGet(long id) {
+        return jobs.links().batchGet(id);
+    }
+
+    @Override
+    public List<BatchRow> batchList(LinkListParams params) {
+        return jobs.links().batchList(params);
     }
 
     @Override
@@ -361,7 +410,7 @@ public final class PostgresDriver implements Driver {
 
     @Override
     public long[] jobDeleteMany(JobDeleteManyParams params) {
-        return admin.deleteMany(params.ids());
+        return admin.deleteMany(params.ids(), params.now());
     }
 
     // ---- clients and the leader ----

@@ -18,6 +18,7 @@ import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
 import dev.runnel.driver.LimitedClaim;
+import dev.runnel.driver.Links;
 import dev.runnel.driver.RescuedJob;
 import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
@@ -45,12 +46,18 @@ final class PostgresJobs {
     private final SqlFile<JobSql> sql;
     private final ClaimCursor cursor = new ClaimCursor();
     private final CleanCursor cleanCursor = new CleanCursor();
+    private final PostgresLinks links;
 
     PostgresJobs(PostgresSchema schema, PostgresConnections connections) {
         this.schema = schema;
         this.connections = connections;
         this.sql = SqlFile.parse("job.sql", JobSql.class.getResourceAsStream("job.sql"),
                 JobSql.class).withSchema(schema.quoted());
+        this.links = new PostgresLinks(schema, connections, this::insert);
+    }
+
+    PostgresLinks links() {
+        return links;
     }
 
     List<InsertResult> insertMany(List<JobInsertParams> jobs) {
@@ -71,7 +78,8 @@ final class PostgresJobs {
         }
     }
 
-    private List<InsertResult> insert(Connection c, List<JobInsertParams> jobs) throws SQLException {
+    /** Inserts {@code jobs} on {@code c}, in its transaction if it is in one. */
+    List<InsertResult> insert(Connection c, List<JobInsertParams> jobs) throws SQLException {
         int n = jobs.size();
         String[] kinds = new String[n];
         String[] args = new String[n];
@@ -320,22 +328,63 @@ final class PostgresJobs {
             attemptDeltas[i] = u.attemptDelta();
             outputs[i] = u.output();
         }
-        return connections.run("recording job outcomes", c -> {
-            Sql q = sql.get(JobSql.JobSetStateMany);
-            try (PreparedStatement ps = c.prepareStatement(q.text())) {
-                q.setObject(ps, IDS, ids);
-                q.setObject(ps, ATTEMPTS, attempts);
-                q.setObject(ps, ATTEMPTED_AT, attemptedAt);
-                q.setArray(ps, CLIENT_IDS, c.createArrayOf("text", clients));
-                q.setArray(ps, STATES, c.createArrayOf("text", states));
-                q.setArray(ps, SCHEDULED_AT, c.createArrayOf("int8", scheduledAt));
-                q.setArray(ps, FINALIZED_AT, c.createArrayOf("int8", finalizedAt));
-                q.setArray(ps, ERRORS, c.createArrayOf("text", errors));
-                q.setObject(ps, ATTEMPT_DELTAS, attemptDeltas);
-                q.setArray(ps, OUTPUTS, c.createArrayOf("text", outputs));
-                return JdbcIds.read(ps, n);
+        if (!settles(updates)) {
+            return connections.run("recording job outcomes", c -> setStates(c, n, ids, attempts, attemptedAt, clients,
+                    states, scheduledAt, finalizedAt, errors, attemptDeltas, outputs));
+        }
+        long[] linked = updates.stream().filter(JobSetStateParams::linked).mapToLong(JobSetStateParams::id).toArray();
+        return connections.transaction("recording job outcomes and what they release", c -> {
+            links.lockBatchesOf(c, linked);
+            long[] written = setStates(c, n, ids, attempts, attemptedAt, clients, states, scheduledAt, finalizedAt,
+                    errors, attemptDeltas, outputs);
+            // Settled after the outcomes' UPDATE, as statements of their own: each one's snapshot is
+            // taken with the outcomes' rows locked, and sees the edges that inserts which had locked
+            // them first added (link.sql).
+            java.util.Set<Long> isLinked = new java.util.HashSet<>();
+            for (long id : linked) {
+                isLinked.add(id);
             }
+            long[] linkedWritten = Arrays.stream(written).filter(isLinked::contains).toArray();
+            PostgresLinks.Finals finals = links.linkedFinal(c, linkedWritten);
+            if (!finals.finished().isEmpty()) {
+                Links.settle(finals.finished(), finals.latest(), links.steps(c));
+            }
+            return written;
         });
+    }
+
+    /**
+     * Whether some of {@code updates} may leave a linked job final, whose outcome then settles what
+     * waits for it in the same transaction. A retry or a snooze may too: a job whose cancel was
+     * requested while it ran ends cancelled instead (JobSetStateMany). Every other batch keeps the
+     * one statement in autocommit.
+     */
+    private static boolean settles(List<JobSetStateParams> updates) {
+        for (JobSetStateParams u : updates) {
+            if (u.linked() && u.state() != JobState.RUNNING && u.state() != JobState.PENDING) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private long[] setStates(Connection c, int n, long[] ids, int[] attempts, long[] attemptedAt, String[] clients,
+            String[] states, Long[] scheduledAt, Long[] finalizedAt, String[] errors, int[] attemptDeltas,
+            String[] outputs) throws SQLException {
+        Sql q = sql.get(JobSql.JobSetStateMany);
+        try (PreparedStatement ps = c.prepareStatement(q.text())) {
+            q.setObject(ps, IDS, ids);
+            q.setObject(ps, ATTEMPTS, attempts);
+            q.setObject(ps, ATTEMPTED_AT, attemptedAt);
+            q.setArray(ps, CLIENT_IDS, c.createArrayOf("text", clients));
+            q.setArray(ps, STATES, c.createArrayOf("text", states));
+            q.setArray(ps, SCHEDULED_AT, c.createArrayOf("int8", scheduledAt));
+            q.setArray(ps, FINALIZED_AT, c.createArrayOf("int8", finalizedAt));
+            q.setArray(ps, ERRORS, c.createArrayOf("text", errors));
+            q.setObject(ps, ATTEMPT_DELTAS, attemptDeltas);
+            q.setArray(ps, OUTPUTS, c.createArrayOf("text", outputs));
+            return JdbcIds.read(ps, n);
+        }
     }
 
     void reinsertMany(List<JobReinsertParams> jobs) {
@@ -419,8 +468,10 @@ final class PostgresJobs {
 
     List<RescuedJob> rescueMany(JobRescueParams p) {
         OffsetDateTime now = timestamp(p.lease().now());
-        return connections.run("rescuing jobs", c -> {
+        // A transaction: a rescued job discarded, if linked, settles what waits for it with it.
+        return connections.transaction("rescuing jobs", c -> {
             Sql q = sql.get(JobSql.JobRescueMany);
+            List<RescuedJob> rescued = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(q.text())) {
                 q.setArray(ps, DEAD_CLIENTS, c.createArrayOf("text", p.deadClients().toArray()));
                 q.setObject(ps, NOW, now);
@@ -430,14 +481,21 @@ final class PostgresJobs {
                 q.setString(ps, NOW_TEXT, p.lease().now().toString());
                 q.setString(ps, THRESHOLD, p.threshold().toString());
                 q.setString(ps, LEADER_ID, p.lease().leaderId());
-                List<RescuedJob> rescued = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         rescued.add(new RescuedJob(rs.getLong(1), JobState.fromDb(rs.getString(2)), rs.getString(3)));
                     }
                 }
-                return rescued;
             }
+            long[] discarded = rescued.stream().filter(r -> r.state() == JobState.DISCARDED)
+                    .mapToLong(RescuedJob::id).toArray();
+            if (discarded.length > 0) {
+                PostgresLinks.Finals finals = links.linkedFinal(c, discarded);
+                if (!finals.finished().isEmpty()) {
+                    Links.settle(finals.finished(), p.lease().now(), links.steps(c));
+                }
+            }
+            return rescued;
         });
     }
 

@@ -28,7 +28,7 @@ SELECT id FROM {schema}.runnel_job
 WHERE id = ANY (:ids::bigint[]) AND state = 'running' AND cancel_requested_at IS NOT NULL;
 
 -- name: JobRetryMany
--- Jobs :ids that are not running become available at :now with their attempts kept; one out of
+-- Jobs :ids that are not running or pending become available at :now with their attempts kept; one out of
 -- attempts gets one more, so that it can run. Wakes their queues on channel :channel. Returns the ids.
 -- A unique job whose key another job has taken since it left its unique states stays as it is
 -- (JobUniqueHolder says which): moving it would break the unique index.
@@ -36,7 +36,7 @@ WITH retried AS (
     UPDATE {schema}.runnel_job j
     SET state = 'available', scheduled_at = :now, finalized_at = NULL, cancel_requested_at = NULL,
         max_attempts = greatest(j.max_attempts, j.attempt + 1)
-    WHERE j.id = ANY (:ids::bigint[]) AND j.state <> 'running'
+    WHERE j.id = ANY (:ids::bigint[]) AND j.state NOT IN ('running', 'pending')
       AND NOT EXISTS (
           SELECT 1 FROM {schema}.runnel_job o
           WHERE o.unique_key = j.unique_key AND o.id <> j.id
