@@ -109,8 +109,9 @@ public final class InsertOptions {
     }
 
     /**
-     * Whether the job's sequence moves on past it once it is discarded; by default a discarded job
-     * holds its sequence until it is retried and completes, or is cancelled or deleted.
+     * Whether the job runs once the job before it in its sequence is discarded; by default a
+     * discarded predecessor holds it until that job is retried and completes, or is cancelled or
+     * deleted.
      */
     public boolean sequenceMovesOnDiscard() {
         return sequenceMovesOnDiscard != null && sequenceMovesOnDiscard;
@@ -303,7 +304,8 @@ public final class InsertOptions {
          * Runs the job in sequence {@code key}: jobs of one key run one at a time, across every
          * client, in the order they were inserted, each released by the completion of the one
          * before it. A failed job holds its sequence while it is retried; a discarded one holds it
-         * too unless {@link #sequenceMovesOnDiscard}; a cancelled or deleted one lets it move on.
+         * too, unless the job after it {@linkplain #sequenceMovesOnDiscard moves on}; a cancelled
+         * or deleted one lets it move on.
          * Not for a queue this client works {@linkplain Runnel.Delivery#AT_MOST_ONCE at most once}.
          */
         public Builder sequence(String key) {
@@ -311,7 +313,7 @@ public final class InsertOptions {
             return this;
         }
 
-        /** Whether the job's sequence moves on once it is discarded (default: it holds); see {@link #sequence}. */
+        /** Whether the job runs once the job before it in its sequence is discarded (default: it waits); see {@link #sequence}. */
         public Builder sequenceMovesOnDiscard(boolean movesOn) {
             this.sequenceMovesOnDiscard = movesOn;
             return this;

@@ -45,20 +45,20 @@ SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(:edges);
 -- Adds :sign times the outcomes :finished ([[job_id, outcome], ...]) to their batches' counts;
 -- returns each batch changed, as it is now.
 UPDATE runnel_batch
-SET completed = completed + :sign * x.completed,
-    cancelled = cancelled + :sign * x.cancelled,
-    discarded = discarded + :sign * x.discarded,
-    deleted = deleted + :sign * x.deleted
+SET completed = runnel_batch.completed + :sign * x.n_completed,
+    cancelled = runnel_batch.cancelled + :sign * x.n_cancelled,
+    discarded = runnel_batch.discarded + :sign * x.n_discarded,
+    deleted = runnel_batch.deleted + :sign * x.n_deleted
 FROM (SELECT l.batch_id AS batch_id,
-             sum(f.value ->> 1 = 'completed') AS completed,
-             sum(f.value ->> 1 = 'cancelled') AS cancelled,
-             sum(f.value ->> 1 = 'discarded') AS discarded,
-             sum(f.value ->> 1 = 'deleted') AS deleted
+             sum(f.value ->> 1 = 'completed') AS n_completed,
+             sum(f.value ->> 1 = 'cancelled') AS n_cancelled,
+             sum(f.value ->> 1 = 'discarded') AS n_discarded,
+             sum(f.value ->> 1 = 'deleted') AS n_deleted
       FROM json_each(:finished) f JOIN runnel_link l ON l.job_id = f.value ->> 0
       WHERE l.batch_id IS NOT NULL
       GROUP BY l.batch_id) AS x
 WHERE runnel_batch.id = x.batch_id
-RETURNING id, total, completed, cancelled, discarded, deleted, callbacks,
+RETURNING runnel_batch.id, total, completed, cancelled, discarded, deleted, callbacks,
           success_job_id IS NOT NULL, complete_job_id IS NOT NULL, discard_job_id IS NOT NULL;
 
 -- name: BatchFired
