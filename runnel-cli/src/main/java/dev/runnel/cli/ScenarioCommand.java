@@ -8,6 +8,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "scenario", mixinStandardHelpOptions = true,
         description = "Run one of the measuring scenarios and print its figures.",
-        subcommands = {EmbeddedLatencyCommand.class, SqliteContentionCommand.class, JobsTableCommand.class})
+        subcommands = {EmbeddedLatencyCommand.class, SqliteContentionCommand.class, JobsTableCommand.class,
+                LinksScenarioCommand.class})
 final class ScenarioCommand {
 }

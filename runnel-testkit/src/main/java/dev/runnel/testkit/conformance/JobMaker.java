@@ -58,8 +58,8 @@ final class JobMaker {
     }
 
     /**
-     * A job in {@code state}, scheduled at {@code scheduledAt}, as stored. Available and scheduled
-     * jobs are inserted so; the others are claimed at {@code at} (so {@code scheduledAt} must not be
+     * A job in {@code state}, scheduled at {@code scheduledAt}, as stored. Available, scheduled and
+     * pending jobs are inserted so (a pending one with no link: nothing releases it); the others are claimed at {@code at} (so {@code scheduledAt} must not be
      * later, except for a retryable job, whose retry sets it) and given their outcome at {@code at}:
      * a failed attempt records an error, as do cancelled and discarded jobs.
      */
@@ -74,7 +74,7 @@ final class JobMaker {
      * state is ignored, its scheduled time kept for an available or scheduled job.
      */
     JobRow make(JobInsertParams job, JobState state, Instant at) {
-        if (state == JobState.AVAILABLE || state == JobState.SCHEDULED) {
+        if (state == JobState.AVAILABLE || state == JobState.SCHEDULED || state == JobState.PENDING) {
             return stored(driver.jobInsertMany(List.of(withState(job, state, job.scheduledAt()))).getFirst().id());
         }
         Instant due = state == JobState.RETRYABLE ? at : job.scheduledAt();
