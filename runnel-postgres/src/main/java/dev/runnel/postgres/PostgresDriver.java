@@ -92,6 +92,11 @@ import javax.sql.DataSource;
  * connect timeout with a {@link dev.runnel.RunnelConnectException} naming host, port and database
  * and the server's or the network's reason. Passwords appear in no message, log line or
  * {@code toString()}.
+ *
+ * <p>Workflows, batches and sequences ({@link #supportsLinks()}) keep their ties in tables of
+ * their own, which plain jobs never touch: a linked job's outcome, cancel, retry or deletion
+ * settles what waits for it in the transaction that writes it, and jobs it releases are announced
+ * at commit like inserted ones. Every other outcome keeps its single statement in autocommit.
  */
 public final class PostgresDriver implements Driver {
     /** The schema used when none is given: {@value}. */

@@ -43,7 +43,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Workflows, batches and sequences under many writers at once, on Postgres' READ COMMITTED: what
  * each writer settles must add up however their transactions interleave. Every writer runs on a
  * thread and a pooled connection of its own, and all start together at a barrier; each race is
- * run several rounds.
+ * run several rounds. Also what Postgres alone has to get right: an insert inside an
+ * application's transaction that fails, and an outcome the database turns into a cancel.
  */
 class PostgresLinkRaceTest {
     private static final int ROUNDS = 5;
@@ -251,6 +252,102 @@ class PostgresLinkRaceTest {
                     null, 0)));
             assertThat(driver.jobGet(j).orElseThrow().state()).as("round %d", round).isEqualTo(JobState.AVAILABLE);
         }
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void twoInsertsAddingTheSameTaskNameAtOnceAddItOnce() throws Exception {
+        for (int round = 0; round < ROUNDS; round++) {
+            String queue = "named-" + round;
+            LinkInserted wf = driver.linkInsert(new LinkInsertParams(null, "named", 0, null, 0,
+                    List.of(job(queue)), List.of(task("a")), t0));
+            List<Object> results = race(2, i -> {
+                try {
+                    return driver.linkInsert(new LinkInsertParams(null, null, wf.workflowId(), null, 0,
+                            List.of(job(queue)), List.of(task("b", "a")), t0));
+                } catch (IllegalArgumentException e) {
+                    return e;
+                }
+            });
+            assertThat(results).filteredOn(r -> r instanceof LinkInserted).hasSize(1);
+            assertThat(results).filteredOn(r -> r instanceof IllegalArgumentException).singleElement()
+                    .satisfies(e -> assertThat(((Exception) e).getMessage()).contains("workflow " + wf.workflowId()));
+            assertThat(driver.workflowTasks(wf.workflowId())).extracting(t -> t.name()).containsExactly("a", "b");
+        }
+    }
+
+    @Test
+    @Timeout(value = 1, unit = TimeUnit.MINUTES)
+    void aTaskNameTakenByAnInsertNotYetCommittedIsRefusedOnceItCommits() throws Exception {
+        LinkInserted wf = driver.linkInsert(new LinkInsertParams(null, "taken", 0, null, 0, List.of(job("taken")),
+                List.of(task("a")), t0));
+        Future<Object> second;
+        try (var c = driver.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            driver.linkInsert(new LinkInsertParams(c, null, wf.workflowId(), null, 0, List.of(job("taken")),
+                    List.of(task("b", "a")), t0));
+            // The second insert does not see b yet, so it goes on and waits at the unique index.
+            second = threads.submit(() -> {
+                try {
+                    return driver.linkInsert(new LinkInsertParams(null, null, wf.workflowId(), null, 0,
+                            List.of(job("taken")), List.of(task("b", "a")), t0));
+                } catch (IllegalArgumentException e) {
+                    return e;
+                }
+            });
+            Thread.sleep(QUIET_MS);
+            assertThat(second).isNotDone();
+            c.commit();
+        }
+        assertThat(second.get(30, TimeUnit.SECONDS)).isInstanceOf(IllegalArgumentException.class)
+                .satisfies(e -> assertThat(((Exception) e).getMessage()).contains("at the same time"));
+        assertThat(driver.workflowTasks(wf.workflowId())).extracting(t -> t.name()).containsExactly("a", "b");
+    }
+
+    @Test
+    void anInsertThatFailsInTheCallersTransactionWritesNothingAndLeavesItUsable() throws Exception {
+        LinkInserted wf = driver.linkInsert(new LinkInsertParams(null, "outer", 0, null, 0, List.of(job("outer")),
+                List.of(task("a")), t0));
+        try (var c = driver.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            driver.linkInsert(new LinkInsertParams(c, null, wf.workflowId(), null, 0, List.of(job("outer")),
+                    List.of(task("b", "a")), t0));
+            // A new task that runs after one the workflow lacks: refused after the job rows were written.
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> driver.linkInsert(new LinkInsertParams(c, null,
+                    wf.workflowId(), null, 0, List.of(job("outer"), job("outer")),
+                    List.of(task("c"), task("d", "missing")), t0))).isInstanceOf(IllegalArgumentException.class);
+            // Refused by the database: task b is taken, in this same transaction.
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> driver.linkInsert(new LinkInsertParams(c, null,
+                    wf.workflowId(), null, 0, List.of(job("outer")), List.of(task("b")), t0)))
+                    .isInstanceOf(IllegalArgumentException.class);
+            driver.linkInsert(new LinkInsertParams(c, null, wf.workflowId(), null, 0, List.of(job("outer")),
+                    List.of(task("e", "b")), t0));
+            c.commit();
+        }
+        assertThat(driver.workflowTasks(wf.workflowId())).extracting(t -> t.name()).containsExactly("a", "b", "e");
+        // On a connection in autocommit, the insert is one transaction of its own.
+        try (var c = driver.dataSource().getConnection()) {
+            assertThat(c.getAutoCommit()).isTrue();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> driver.linkInsert(new LinkInsertParams(c, null,
+                    wf.workflowId(), null, 0, List.of(job("outer"), job("outer")),
+                    List.of(task("f"), task("g", "missing")), t0))).isInstanceOf(IllegalArgumentException.class);
+            assertThat(c.getAutoCommit()).isTrue();
+        }
+        assertThat(driver.workflowTasks(wf.workflowId())).extracting(t -> t.name()).containsExactly("a", "b", "e");
+        assertThat(driver.jobList(dev.runnel.JobQuery.all().queues("outer").limit(100))).hasSize(3);
+    }
+
+    @Test
+    void aRetryOfAJobWhoseCancelWasRequestedEndsItCancelledAndSettlesWhatWaits() {
+        LinkInserted wf = driver.linkInsert(new LinkInsertParams(null, "stopped", 0, null, 0,
+                List.of(job("stopped"), job("stopped-next")), List.of(task("a"), task("b", "a")), t0));
+        JobRow a = claim("stopped", 1).getFirst();
+        driver.jobCancelMany(new dev.runnel.driver.JobCancelParams(new long[] {a.id()}, t0.plusSeconds(1), "stop"));
+        // The worker failed before it heard of the cancel: the database ends the job cancelled.
+        driver.jobSetStateMany(List.of(JobSetStateParams.of(a, JobState.RETRYABLE, t0.plusSeconds(60), null,
+                null, 0)));
+        assertThat(driver.jobGet(a.id()).orElseThrow().state()).isEqualTo(JobState.CANCELLED);
+        assertThat(driver.jobGet(wf.jobs().get(1).id()).orElseThrow().state()).isEqualTo(JobState.CANCELLED);
     }
 
     @Test
