@@ -373,6 +373,18 @@ public final class Links {
         return released;
     }
 
+    /**
+     * Settles jobs the cleaner deleted (final long since): they release only what they still held,
+     * a sequence's next job held by a discarded one.
+     */
+    public static List<Released> settleCleaned(long[] ids, Instant now, SettleSteps steps) throws SQLException {
+        List<Finished> gone = new ArrayList<>(ids.length);
+        for (long id : ids) {
+            gone.add(new Finished(id, DELETED));
+        }
+        return settleEdges(gone, now, steps);
+    }
+
     private static List<Released> settleEdges(List<Finished> finished, Instant now, SettleSteps steps)
             throws SQLException {
         long nowMicros = Times.toMicros(now);

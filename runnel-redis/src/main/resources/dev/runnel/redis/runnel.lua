@@ -70,7 +70,7 @@
 -- jobs waiting when the per-key limit was set are still being given their keys.
 
 -- One more on every change to this file: a server with an older library gets this one at start.
-local VERSION = 4
+local VERSION = 5
 
 -- The fields of a whole row, in the order RedisRows.decode reads them after the id.
 local ROW = {'kind', 'args', 'state', 'queue', 'priority', 'attempt', 'max_attempts', 'attempted_at',
@@ -375,7 +375,9 @@ end
 
 -- ---- the claim ----
 
--- The fields a claim reads of each job, in the order RedisRows.decodeClaimed reads them.
+-- The fields a claim reads of each job: the first CLAIMED_REPLY of them, in the order
+-- RedisRows.decodeClaimed reads them, go back in the reply; the rest only serve the claim itself.
+local CLAIMED_REPLY = 13
 local CLAIMED = {'kind', 'args', 'priority', 'attempt', 'max_attempts', 'attempted_by', 'created_at',
                  'scheduled_at', 'errors', 'metadata', 'tags', 'output', 'snoozes', 'unique_key', 'unique_states',
                  'queue', 'sk', 'limit_key'}
@@ -429,6 +431,10 @@ local function claim_member(p, queue, avail, m, now, c, rows, broken)
         if key then
             redis.call('HINCRBY', p .. 'lkr:' .. queue, key, 1)
         end
+    end
+    -- The reply carries only what the runtime reads: a fifth less to encode, send and decode per job.
+    for i = #CLAIMED, CLAIMED_REPLY + 1, -1 do
+        v[i] = nil
     end
     table.insert(v, 1, id)
     rows[#rows + 1] = v

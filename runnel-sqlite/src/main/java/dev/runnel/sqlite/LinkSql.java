@@ -36,12 +36,17 @@ enum LinkSql implements SqlFile.Statement {
     WorkflowTasks(P.ID),
     WorkflowTaskDeps(P.ID),
     BatchGet(P.ID),
-    BatchList(P.BEFORE_ID, P.LIMIT);
+    BatchList(P.BEFORE_ID, P.LIMIT),
+    LinkCleanOrphans(P.MAX_ID, P.LIMIT),
+    EdgesCleanOf(P.IDS),
+    WorkflowCleanEmpty(P.IDS),
+    BatchCleanEmpty(P.IDS),
+    SequenceCleanGone(P.KEYS);
 
     /** The parameters of {@code link.sql}'s statements. */
     enum P implements SqlFile.Param {
         NAME, NOW, ID, WORKFLOW_ID, NAMES, CALLBACKS, JOBS, KEY, JOB_ID, LINKS, EDGES, SIGN, FINISHED, CALLBACK, IDS,
-        BY, CANCELS, WAITING, BEFORE_ID, LIMIT
+        BY, CANCELS, WAITING, BEFORE_ID, LIMIT, MAX_ID, KEYS
     }
 
     private final List<P> params;

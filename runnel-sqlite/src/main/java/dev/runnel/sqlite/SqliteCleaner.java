@@ -20,14 +20,17 @@ final class SqliteCleaner {
     /** The driver's {@code job.sql}. */
     private final SqlFile<JobSql> sql;
 
-    SqliteCleaner(SqliteConnections connections, SqlFile<JobSql> sql) {
+    private final SqliteLinks links;
+
+    SqliteCleaner(SqliteConnections connections, SqlFile<JobSql> sql, SqliteLinks links) {
         this.connections = connections;
         this.sql = sql;
+        this.links = links;
     }
 
     int deleteFinalized(JobDeleteFinalizedParams p) {
         long cutoff = Times.toMicros(p.finalizedBefore());
-        return connections.write(s -> {
+        return connections.writeTransaction(s -> {
             long bound = createdBefore(s, cutoff);
             if (bound == 0) {
                 return 0;
@@ -40,7 +43,11 @@ final class SqliteCleaner {
             jobDeleteFinalized.setString(delete, LEADER_ID, p.lease().leaderId());
             jobDeleteFinalized.setLong(delete, NOW, Times.toMicros(p.lease().now()));
             jobDeleteFinalized.setLong(delete, MAX_ID, bound);
-            return delete.executeUpdate();
+            int deleted = delete.executeUpdate();
+            if (deleted > 0) {
+                links.cleanOrphans(s, bound, p.limit(), p.lease().now());
+            }
+            return deleted;
         });
     }
 

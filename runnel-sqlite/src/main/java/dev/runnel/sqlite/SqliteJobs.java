@@ -49,8 +49,8 @@ final class SqliteJobs {
         this.sql = SqlFile.parse("job.sql", JobSql.class.getResourceAsStream("job.sql"), JobSql.class);
         this.connections = connections;
         this.inserts = new SqliteInserts(sql, connections);
-        this.cleaner = new SqliteCleaner(connections, sql);
         this.links = new SqliteLinks(connections, inserts);
+        this.cleaner = new SqliteCleaner(connections, sql, links);
     }
 
     SqliteLinks links() {

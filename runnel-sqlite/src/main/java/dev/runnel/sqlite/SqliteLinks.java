@@ -82,6 +82,52 @@ final class SqliteLinks {
         return linked;
     }
 
+    /**
+     * The cleaner's part, in its write: removes the links of jobs up to {@code maxId} that it
+     * deleted (at most {@code limit}), releasing what they still held (a sequence's next job held
+     * by a discarded one), and the workflows, batches and sequences left with no job.
+     */
+    void cleanOrphans(SqliteConnections.Session s, long maxId, int limit, java.time.Instant now) throws SQLException {
+        Sql clean = sql.get(LinkSql.LinkCleanOrphans);
+        PreparedStatement ps = s.prepare(clean.text());
+        clean.setLong(ps, MAX_ID, maxId);
+        clean.setInt(ps, LIMIT, limit);
+        List<Long> jobs = new ArrayList<>();
+        java.util.Set<Long> workflows = new java.util.LinkedHashSet<>();
+        java.util.Set<Long> batches = new java.util.LinkedHashSet<>();
+        java.util.Set<String> sequences = new java.util.LinkedHashSet<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                jobs.add(rs.getLong(1));
+                if (rs.getLong(2) != 0) {
+                    workflows.add(rs.getLong(2));
+                }
+                if (rs.getLong(3) != 0) {
+                    batches.add(rs.getLong(3));
+                }
+                if (rs.getString(4) != null) {
+                    sequences.add(rs.getString(4));
+                }
+            }
+        }
+        if (jobs.isEmpty()) {
+            return;
+        }
+        long[] ids = jobs.stream().mapToLong(Long::longValue).toArray();
+        Links.settleCleaned(ids, now, steps(s));
+        run(s, LinkSql.EdgesCleanOf, IDS, SqliteBatch.encodeIds(ids));
+        run(s, LinkSql.WorkflowCleanEmpty, IDS, SqliteBatch.encodeIds(workflows.stream().mapToLong(Long::longValue).toArray()));
+        run(s, LinkSql.BatchCleanEmpty, IDS, SqliteBatch.encodeIds(batches.stream().mapToLong(Long::longValue).toArray()));
+        run(s, LinkSql.SequenceCleanGone, KEYS, JobJson.encodeStrings(List.copyOf(sequences)));
+    }
+
+    private void run(SqliteConnections.Session s, LinkSql statement, LinkSql.P param, String json) throws SQLException {
+        Sql q = sql.get(statement);
+        PreparedStatement ps = s.prepare(q.text());
+        q.setString(ps, param, json);
+        ps.executeUpdate();
+    }
+
     // ---- reads ----
 
     Optional<JobLinks> linkGet(long id) {

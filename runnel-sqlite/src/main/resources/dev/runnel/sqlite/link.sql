@@ -177,3 +177,32 @@ SELECT id, name, created_at, total, completed, cancelled, discarded, deleted,
 FROM runnel_batch
 WHERE :before_id = 0 OR id < :before_id
 ORDER BY id DESC LIMIT :limit;
+
+-- name: LinkCleanOrphans
+-- The cleaner's part: link rows of jobs with ids up to :max_id that no longer exist, at most :limit,
+-- deleted and returned (with their workflow, batch and sequence, to clean those that are left empty).
+DELETE FROM runnel_link
+WHERE job_id IN (
+    SELECT l.job_id FROM runnel_link l
+    WHERE l.job_id <= :max_id AND NOT EXISTS (SELECT 1 FROM runnel_job j WHERE j.id = l.job_id)
+    ORDER BY l.job_id
+    LIMIT :limit)
+RETURNING job_id, workflow_id, batch_id, sequence_key;
+
+-- name: EdgesCleanOf
+DELETE FROM runnel_link_dep WHERE job_id IN (SELECT value FROM json_each(:ids));
+
+-- name: WorkflowCleanEmpty
+DELETE FROM runnel_workflow
+WHERE id IN (SELECT value FROM json_each(:ids))
+  AND NOT EXISTS (SELECT 1 FROM runnel_link l WHERE l.workflow_id = runnel_workflow.id);
+
+-- name: BatchCleanEmpty
+DELETE FROM runnel_batch
+WHERE id IN (SELECT value FROM json_each(:ids))
+  AND NOT EXISTS (SELECT 1 FROM runnel_link l WHERE l.batch_id = runnel_batch.id);
+
+-- name: SequenceCleanGone
+DELETE FROM runnel_sequence
+WHERE key IN (SELECT value FROM json_each(:keys))
+  AND NOT EXISTS (SELECT 1 FROM runnel_job j WHERE j.id = runnel_sequence.last_job_id);

@@ -286,6 +286,19 @@ public abstract class WorkflowConformance extends DriverConformance {
     }
 
     @Test
+    void theCleanerTakesAWorkflowWithItsLastTasks() {
+        Runnel runnel = started(client().queue("default", 5).retention(JobState.COMPLETED, Duration.ofMinutes(1))
+                .worker(TestArgs.class, job -> {}));
+        WorkflowResult wf = runnel.workflows().insert(diamond());
+        Await.until("the workflow completed",
+                () -> runnel.workflows().get(wf.id()).orElseThrow().state() == WorkflowState.COMPLETED);
+        clock.advance(Duration.ofMinutes(2));
+        Await.until("the cleaner took the workflow", () -> runnel.workflows().get(wf.id()).isEmpty());
+        assertThat(runnel.workflows().tasks(wf.id())).isEmpty();
+        assertThat(runnel.jobs().links(wf.task("notify"))).isEmpty();
+    }
+
+    @Test
     void twentyCompletionsAtOnceReleaseTheirJoinOnce() throws Exception {
         Workflow.Builder b = Workflow.builder("join");
         List<String> deps = new ArrayList<>();
