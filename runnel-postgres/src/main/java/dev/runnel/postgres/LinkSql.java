@@ -35,13 +35,19 @@ enum LinkSql implements SqlFile.Statement {
     WorkflowList(P.BEFORE_ID, P.LIMIT),
     WorkflowTasks(P.ID),
     BatchGet(P.ID),
-    BatchList(P.BEFORE_ID, P.LIMIT);
+    BatchList(P.BEFORE_ID, P.LIMIT),
+    EdgesCleanOf(P.IDS),
+    WorkflowLock(P.IDS),
+    WorkflowCleanEmpty(P.IDS),
+    BatchLock(P.IDS),
+    BatchCleanEmpty(P.IDS),
+    SequenceCleanGone(P.KEYS, P.IDS);
 
     /** The parameters of {@code link.sql}'s statements. */
     enum P implements SqlFile.Param {
         NAME, NOW, ID, WORKFLOW_ID, NAMES, CALLBACKS, JOBS, KEY, JOB_ID, JOB_IDS, WORKFLOW_IDS, TASKS, BATCH_IDS,
         SEQUENCE_KEYS, POLICIES, WAITING, DEP_IDS, IDS, OUTCOMES, SIGN, CALLBACK, BY, CHANNEL, ERRORS, BEFORE_ID,
-        LIMIT
+        LIMIT, KEYS
     }
 
     private final List<P> params;

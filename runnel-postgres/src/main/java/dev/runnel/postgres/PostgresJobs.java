@@ -501,8 +501,15 @@ final class PostgresJobs {
 
     int deleteFinalized(JobDeleteFinalizedParams p) {
         Optional<Instant> from = cleanCursor.from(p.state());
-        return connections.run("deleting finished jobs", c -> {
+        record Deleted(int count, OffsetDateTime newest) {}
+        // A transaction: the links of linked jobs deleted are settled and cleaned with them.
+        Deleted deleted = connections.transaction("deleting finished jobs", c -> {
             Sql q = sql.get(JobSql.JobDeleteFinalized);
+            long[] unlinked;
+            long[] workflows;
+            long[] batches;
+            String[] sequences;
+            Deleted result;
             try (PreparedStatement ps = c.prepareStatement(q.text())) {
                 q.setString(ps, STATE, p.state().dbName());
                 // OffsetDateTime.MIN is bound as -infinity: the sweep starts before any job.
@@ -513,13 +520,20 @@ final class PostgresJobs {
                 q.setObject(ps, NOW, timestamp(p.lease().now()));
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
-                    int deleted = rs.getInt(1);
-                    OffsetDateTime newest = rs.getObject(2, OffsetDateTime.class);
-                    cleanCursor.deleted(p.state(), from, Optional.ofNullable(newest).map(OffsetDateTime::toInstant));
-                    return deleted;
+                    result = new Deleted(rs.getInt(1), rs.getObject(2, OffsetDateTime.class));
+                    unlinked = longs(rs.getArray(3));
+                    workflows = longs(rs.getArray(4));
+                    batches = longs(rs.getArray(5));
+                    sequences = (String[]) rs.getArray(6).getArray();
                 }
             }
+            if (unlinked.length > 0) {
+                links.cleaned(c, unlinked, workflows, batches, sequences, p.lease().now());
+            }
+            return result;
         });
+        cleanCursor.deleted(p.state(), from, Optional.ofNullable(deleted.newest()).map(OffsetDateTime::toInstant));
+        return deleted.count();
     }
 
     Optional<JobRow> get(long id) {

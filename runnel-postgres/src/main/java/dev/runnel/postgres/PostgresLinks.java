@@ -209,6 +209,44 @@ final class PostgresLinks {
         return linked;
     }
 
+    /**
+     * The cleaner's part, in its transaction, once JobDeleteFinalized deleted final jobs and took
+     * the link rows of those of them that were linked ({@code jobIds}, of workflows
+     * {@code workflows}, batches {@code batches} and sequences {@code sequences}): releases what
+     * they still held (a sequence's next job held by a discarded one), removes their edges, and
+     * the workflows, batches and sequences they leave with no job.
+     */
+    void cleaned(Connection c, long[] jobIds, long[] workflows, long[] batches, String[] sequences, Instant now)
+            throws SQLException {
+        Links.settleCleaned(jobIds, now, steps(c));
+        execute(c, LinkSql.EdgesCleanOf, jobIds);
+        if (workflows.length > 0) {
+            execute(c, LinkSql.WorkflowLock, workflows);
+            execute(c, LinkSql.WorkflowCleanEmpty, workflows);
+        }
+        if (batches.length > 0) {
+            execute(c, LinkSql.BatchLock, batches);
+            execute(c, LinkSql.BatchCleanEmpty, batches);
+        }
+        if (sequences.length > 0) {
+            Sql q = sql.get(LinkSql.SequenceCleanGone);
+            try (PreparedStatement ps = c.prepareStatement(q.text())) {
+                q.setArray(ps, KEYS, c.createArrayOf("text", sequences));
+                q.setObject(ps, IDS, jobIds);
+                ps.executeUpdate();
+            }
+        }
+    }
+
+    /** Runs {@code statement}, whose one parameter is {@code :ids}, for its effect. */
+    private void execute(Connection c, LinkSql statement, long[] ids) throws SQLException {
+        Sql q = sql.get(statement);
+        try (PreparedStatement ps = c.prepareStatement(q.text())) {
+            q.setObject(ps, IDS, ids);
+            ps.execute();
+        }
+    }
+
     // ---- reads ----
 
     Optional<JobLinks> linkGet(long id) {
@@ -379,7 +417,7 @@ final class PostgresLinks {
             try (PreparedStatement ps = c.prepareStatement(q.text())) {
                 q.setLong(ps, ID, id);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() && rs.getBoolean(1);
+                    return rs.next();
                 }
             }
         }

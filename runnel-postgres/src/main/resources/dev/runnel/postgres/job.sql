@@ -432,7 +432,10 @@ RETURNING j.id, j.state, j.attempted_by[cardinality(j.attempted_by)];
 -- delete holds its locks for long. :from is where the previous delete of the state ended
 -- (CleanCursor), so that the scan does not step over the entries of every job deleted since the
 -- last vacuum; -infinity for a sweep from the oldest. Returns how many were deleted and the newest
--- finalized time among them, where the next delete starts.
+-- finalized time among them, where the next delete starts. The link rows of the jobs deleted go
+-- with them (a probe of runnel_link's primary key per job, of an empty index when no job is
+-- linked), and come back as arrays: the jobs', and their workflows, batches and sequences, which
+-- PostgresLinks then settles and cleans in the same transaction.
 WITH doomed AS MATERIALIZED (
     SELECT id FROM {schema}.runnel_job
     WHERE state = :state::{schema}.runnel_job_state AND finalized_at >= :from AND finalized_at < :before
@@ -444,9 +447,18 @@ deleted AS (
     DELETE FROM {schema}.runnel_job
     WHERE id = ANY (ARRAY(SELECT id FROM doomed))
       AND EXISTS (SELECT 1 FROM {schema}.runnel_leader WHERE leader_id = :leader_id AND expires_at > :now)
-    RETURNING finalized_at
+    RETURNING id, finalized_at
+),
+unlinked AS (
+    DELETE FROM {schema}.runnel_link l
+    WHERE l.job_id = ANY (ARRAY(SELECT id FROM deleted))
+    RETURNING l.job_id, l.workflow_id, l.batch_id, l.sequence_key
 )
-SELECT count(*), max(finalized_at) FROM deleted;
+SELECT (SELECT count(*) FROM deleted), (SELECT max(finalized_at) FROM deleted),
+       ARRAY(SELECT job_id FROM unlinked ORDER BY job_id),
+       ARRAY(SELECT DISTINCT workflow_id FROM unlinked WHERE workflow_id IS NOT NULL ORDER BY 1),
+       ARRAY(SELECT DISTINCT batch_id FROM unlinked WHERE batch_id IS NOT NULL ORDER BY 1),
+       ARRAY(SELECT DISTINCT sequence_key FROM unlinked WHERE sequence_key IS NOT NULL ORDER BY 1);
 
 -- name: JobGet
 SELECT id, kind, args, state, queue, priority, attempt, max_attempts, attempted_at, attempted_by,

@@ -21,7 +21,9 @@ VALUES (:name, timestamptz 'epoch' + :now::bigint / 1000000 * interval '1 second
 RETURNING id;
 
 -- name: WorkflowExists
-SELECT EXISTS (SELECT 1 FROM {schema}.runnel_workflow WHERE id = :id);
+-- The workflow's row, locked FOR SHARE until the insert commits, so that the cleaner does not
+-- take a workflow that tasks are being added to (WorkflowLock).
+SELECT id FROM {schema}.runnel_workflow WHERE id = :id FOR SHARE;
 
 -- name: WorkflowTasksNamed
 -- The tasks named :names of workflow :workflow_id, with their jobs' states (NULL: deleted), each
@@ -278,3 +280,62 @@ SELECT id, name, created_at, total, completed, cancelled, discarded, deleted,
 FROM {schema}.runnel_batch
 WHERE id < :before_id
 ORDER BY id DESC LIMIT :limit;
+
+-- name: EdgesCleanOf
+-- The cleaner's part, after JobDeleteFinalized took the link rows of jobs :ids and Links settled
+-- what they still held: the edges from those jobs to the jobs they ran after.
+DELETE FROM {schema}.runnel_link_dep WHERE job_id = ANY (:ids::bigint[]);
+
+-- name: WorkflowLock
+-- Before WorkflowCleanEmpty, as a statement of its own: waits for inserts adding tasks to the
+-- workflows :ids (WorkflowExists), so that WorkflowCleanEmpty's snapshot sees their tasks; an
+-- insert after it finds the workflow gone.
+SELECT id FROM {schema}.runnel_workflow WHERE id = ANY (:ids::bigint[]) ORDER BY id FOR UPDATE;
+
+-- name: WorkflowCleanEmpty
+-- Deletes those of workflows :ids (locked) that have no task with a job left, with the link rows
+-- and edges of tasks deleted by hand, which were kept to show as deleted.
+WITH empty AS MATERIALIZED (
+    SELECT w.id FROM {schema}.runnel_workflow w
+    WHERE w.id = ANY (:ids::bigint[])
+      AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_link l JOIN {schema}.runnel_job j ON j.id = l.job_id
+                      WHERE l.workflow_id = w.id)
+),
+gone AS (
+    DELETE FROM {schema}.runnel_workflow WHERE id IN (SELECT id FROM empty)
+),
+orphans AS (
+    DELETE FROM {schema}.runnel_link l WHERE l.workflow_id IN (SELECT id FROM empty) RETURNING l.job_id
+)
+DELETE FROM {schema}.runnel_link_dep d WHERE d.job_id IN (SELECT job_id FROM orphans);
+
+-- name: BatchLock
+-- Before BatchCleanEmpty, as a statement of its own: waits for inserts adding jobs to the batches
+-- :ids (BatchAdd), as WorkflowLock does.
+SELECT id FROM {schema}.runnel_batch WHERE id = ANY (:ids::bigint[]) ORDER BY id FOR UPDATE;
+
+-- name: BatchCleanEmpty
+-- Deletes those of batches :ids (locked) that have no job left, with the link rows of jobs deleted
+-- by hand that belong to no workflow (WorkflowCleanEmpty takes the others).
+WITH empty AS MATERIALIZED (
+    SELECT b.id FROM {schema}.runnel_batch b
+    WHERE b.id = ANY (:ids::bigint[])
+      AND NOT EXISTS (SELECT 1 FROM {schema}.runnel_link l JOIN {schema}.runnel_job j ON j.id = l.job_id
+                      WHERE l.batch_id = b.id)
+),
+gone AS (
+    DELETE FROM {schema}.runnel_batch WHERE id IN (SELECT id FROM empty)
+),
+orphans AS (
+    DELETE FROM {schema}.runnel_link l
+    WHERE l.batch_id IN (SELECT id FROM empty) AND l.workflow_id IS NULL
+    RETURNING l.job_id
+)
+DELETE FROM {schema}.runnel_link_dep d WHERE d.job_id IN (SELECT job_id FROM orphans);
+
+-- name: SequenceCleanGone
+-- Deletes sequences :keys whose last job is one of the jobs :ids just deleted: the next job
+-- inserted into one waits for nothing, as it would wait for nothing after a deleted job. Matched
+-- by id, not by the job's absence: an insert that moved the sequence on meanwhile (its row lock
+-- held this delete up) leaves a last job this statement's snapshot cannot see yet.
+DELETE FROM {schema}.runnel_sequence WHERE key = ANY (:keys::text[]) AND last_job_id = ANY (:ids::bigint[]);
