@@ -33,8 +33,10 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The job operations of {@link PostgresDriver}, one statement each, from {@code job.sql}. Batches
@@ -340,7 +342,7 @@ final class PostgresJobs {
             // Settled after the outcomes' UPDATE, as statements of their own: each one's snapshot is
             // taken with the outcomes' rows locked, and sees the edges that inserts which had locked
             // them first added (link.sql).
-            java.util.Set<Long> isLinked = new java.util.HashSet<>();
+            Set<Long> isLinked = new HashSet<>();
             for (long id : linked) {
                 isLinked.add(id);
             }
