@@ -5,16 +5,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.runnel.BatchRow;
 import dev.runnel.JobCount;
 import dev.runnel.JobError;
 import dev.runnel.JobRow;
 import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
+import dev.runnel.WorkflowRow;
+import dev.runnel.WorkflowTaskRow;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
-/** The commands' JSON: jobs and queues as a machine reads them, args and metadata as stored. */
+/** The commands' JSON: jobs, queues, workflows and batches as a machine reads them, args and metadata as stored. */
 final class JsonOut {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** The metadata key that holds a completed job's output, as {@link JobRow#output()} reads it. */
@@ -137,6 +140,85 @@ final class JsonOut {
             node.put("updated_at", p.updatedAt().toString());
         }
         return array;
+    }
+
+    /** Workflows with their tasks counted by state. */
+    static ArrayNode workflows(List<WorkflowRow> rows) {
+        ArrayNode array = MAPPER.createArrayNode();
+        rows.forEach(w -> array.add(workflowRow(w)));
+        return array;
+    }
+
+    /** One workflow, its counts and each of its tasks ({@code state} null once the task's job was deleted). */
+    static ObjectNode workflow(WorkflowRow w, List<WorkflowTaskRow> tasks) {
+        ObjectNode node = workflowRow(w);
+        ArrayNode list = node.putArray("tasks");
+        for (WorkflowTaskRow t : tasks) {
+            ObjectNode task = list.addObject();
+            task.put("name", t.name());
+            task.put("job_id", t.jobId());
+            task.put("kind", t.kind());
+            if (t.state().isPresent()) {
+                task.put("state", t.state().get().dbName());
+            } else {
+                task.putNull("state");
+            }
+            ArrayNode after = task.putArray("after");
+            t.after().forEach(after::add);
+            task.put("on_dependency_failure", t.onDependencyFailure().name().toLowerCase(java.util.Locale.ROOT));
+            task.set("output", t.output().map(JsonOut::raw).orElse(MAPPER.getNodeFactory().nullNode()));
+        }
+        return node;
+    }
+
+    private static ObjectNode workflowRow(WorkflowRow w) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("id", w.id());
+        node.put("name", w.name());
+        node.put("state", WorkflowsCommand.state(w));
+        node.put("created_at", w.createdAt().toString());
+        node.put("task_count", w.taskCount());
+        ObjectNode counts = node.putObject("counts");
+        WorkflowsCommand.counts(w).forEach(counts::put);
+        return node;
+    }
+
+    static ArrayNode batches(List<BatchRow> rows) {
+        ArrayNode array = MAPPER.createArrayNode();
+        rows.forEach(b -> array.add(batch(b)));
+        return array;
+    }
+
+    /** A batch: its counts, whether it is complete, and the callback jobs inserted so far (null while not). */
+    static ObjectNode batch(BatchRow b) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("id", b.id());
+        if (b.name().isPresent()) {
+            node.put("name", b.name().get());
+        } else {
+            node.putNull("name");
+        }
+        node.put("created_at", b.createdAt().toString());
+        node.put("total", b.total());
+        node.put("completed", b.completed());
+        node.put("cancelled", b.cancelled());
+        node.put("discarded", b.discarded());
+        node.put("deleted", b.deleted());
+        node.put("unfinished", b.unfinished());
+        node.put("complete", b.isComplete());
+        ObjectNode callbacks = node.putObject("callback_jobs");
+        id(callbacks, "success", b.successJob());
+        id(callbacks, "complete", b.completeJob());
+        id(callbacks, "discard", b.discardJob());
+        return node;
+    }
+
+    private static void id(ObjectNode node, String field, Optional<Long> id) {
+        if (id.isPresent()) {
+            node.put(field, id.get());
+        } else {
+            node.putNull(field);
+        }
     }
 
     static String text(JsonNode node) {

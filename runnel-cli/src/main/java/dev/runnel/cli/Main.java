@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
 @Command(name = "runnel", mixinStandardHelpOptions = true, version = "runnel 0.1.0",
         description = "Runnel: a durable background-job system for Java.",
         subcommands = {MigrateCommand.class, JobsCommand.class, QueuesCommand.class, PeriodicCommand.class,
+                WorkflowsCommand.class, BatchesCommand.class,
                 IndexesCommand.class, ServeCommand.class, DemoCommand.class, ScenarioCommand.class, BenchCommand.class,
                 DrainCommand.class, ChurnCommand.class, QueryBenchCommand.class,
                 CommandLine.HelpCommand.class})

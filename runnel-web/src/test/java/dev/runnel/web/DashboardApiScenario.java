@@ -307,6 +307,26 @@ abstract class DashboardApiScenario {
         assertThat(web.get("/assets/../../etc/passwd").statusCode()).isEqualTo(404);
     }
 
+    @Test
+    void theWorkflowsAndBatchesPagesAnswerOnEveryDatabaseEmptyWhereThereAreNone() throws Exception {
+        assertThat(web.get("/workflows").body()).contains("No workflows.");
+        assertThat(web.get("/batches").body()).contains("No batches.");
+        assertThat(web.getJson("/api/workflows")).isEmpty();
+        assertThat(web.getJson("/api/batches")).isEmpty();
+        for (String path : List.of("/workflows/987654321", "/batches/987654321", "/api/workflows/987654321",
+                "/api/batches/987654321")) {
+            assertThat(web.get(path).statusCode()).as(path).isEqualTo(404);
+        }
+        HttpResponse<String> cancel = web.post("/api/workflows/987654321/cancel", "", Optional.of(web.csrf()));
+        assertThat(cancel.statusCode()).isEqualTo(404);
+        assertThat(cancel.body()).contains("no workflow 987654321");
+        assertThat(web.getJson("/api/audit")).isEmpty();
+        // A job tied to nothing: its page has no ties, and the API says null.
+        long id = web.insertLater(new Greet("alone"), "default");
+        assertThat(web.get("/jobs/" + id).body()).contains("Job " + id).doesNotContain("id=\"job-links\"");
+        assertThat(web.getJson("/api/jobs/" + id).get("links").isNull()).isTrue();
+    }
+
     /** Names that a path would split, resolve or cut short, unless each is encoded as one segment. */
     static final List<String> TRICKY_NAMES = List.of("../jobs/1/delete?", "50%off", "a/b", "a b");
 

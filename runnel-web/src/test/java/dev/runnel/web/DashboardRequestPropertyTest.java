@@ -75,6 +75,7 @@ class DashboardRequestPropertyTest {
             "cancelled", "discarded");
     private static final List<String> TAGS = List.of("vip", "bulk", "x-1");
     private static final List<String> WORDS = List.of("", "api", "jobs", "queues", "periodic", "partials", "counts",
+            "workflows", "batches",
             "confirm", "assets", "audit", "clients", "session", "throughput", "pause", "resume", "retry", "cancel",
             "delete", "1", "2", "0", "-1", "+3", "007", "99999999999999999999", ".", "..", "%2E%2E", "%2e", "%2F",
             "%25", "%25zz", "%zz", "%", "%2", "%C3%28", "%ED%A0%80", "%F0%9F%98%80", "%00", "%0A", "a%2Fb", "a%20b",
@@ -298,7 +299,8 @@ class DashboardRequestPropertyTest {
     @Provide
     Arbitrary<String> listings() {
         return Arbitraries.of("/api/jobs", "/api/jobs/count", "/jobs", "/partials/jobs", "/jobs/confirm", "/api/audit",
-                "/audit", "/api/jobs/1", "/", "/partials/counts", "/queues");
+                "/audit", "/api/jobs/1", "/", "/partials/counts", "/queues", "/workflows", "/api/workflows", "/batches",
+                "/api/batches");
     }
 
     @Provide
@@ -323,7 +325,7 @@ class DashboardRequestPropertyTest {
         Arbitrary<String> id = Arbitraries.oneOf(existingId().map(String::valueOf),
                 Arbitraries.integers().between(0, 60).map(String::valueOf));
         Arbitrary<String> prefix = Arbitraries.of("/api/jobs", "/api/queues", "/api/periodic", "/jobs", "/queues",
-                "/periodic", "/api", "");
+                "/periodic", "/api/workflows", "/workflows", "/api", "");
         Arbitrary<String> target = Arbitraries.frequencyOf(Tuple.of(3, id),
                 Tuple.of(3, Arbitraries.of(NAMES).map(DashboardApiScenario::segment)), Tuple.of(2, segment()));
         Arbitrary<String> action = Arbitraries.frequencyOf(

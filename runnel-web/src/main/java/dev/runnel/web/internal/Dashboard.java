@@ -225,6 +225,24 @@ public final class Dashboard implements HttpHandler {
                     throw new NotFoundException("no page " + req.path);
                 }
             }
+            case "workflows" -> {
+                if (s.size() == 1) {
+                    pages.workflows(req, page(req, "Workflows", "workflows"));
+                } else if (s.size() == 2) {
+                    pages.workflow(req, page(req, "Workflow " + s.get(1), "workflows"), JsonApi.id(s.get(1)));
+                } else {
+                    throw new NotFoundException("no page " + req.path);
+                }
+            }
+            case "batches" -> {
+                if (s.size() == 1) {
+                    pages.batches(req, page(req, "Batches", "batches"));
+                } else if (s.size() == 2) {
+                    pages.batch(req, page(req, "Batch " + s.get(1), "batches"), JsonApi.id(s.get(1)));
+                } else {
+                    throw new NotFoundException("no page " + req.path);
+                }
+            }
             case "queues" -> pages.queues(req, page(req, "Queues", "queues"));
             case "clients" -> pages.clients(req, page(req, "Clients", "clients"));
             case "periodic" -> pages.periodic(req, page(req, "Periodic jobs", "periodic"));
@@ -250,6 +268,10 @@ public final class Dashboard implements HttpHandler {
             JobAction action = JobAction.parse(s.get(2));
             ops.one(req.user(), action, id);
             req.redirect(req.base + (action == JobAction.DELETE ? "/jobs" : "/jobs/" + id));
+        } else if (first.equals("workflows") && s.size() == 3) {
+            long id = JsonApi.id(s.get(1));
+            ops.workflow(req.user(), Operations.WorkflowAction.parse(s.get(2)), id);
+            req.redirect(req.base + Urls.path("workflows", id));
         } else if (first.equals("queues") && s.size() == 3) {
             ops.queue(req.user(), s.get(1), JsonApi.pauseOrResume(s.get(2)));
             req.redirect(req.base + "/queues");

@@ -1,17 +1,30 @@
 package dev.runnel.web.internal;
 
 import dev.runnel.AuditRow;
+import dev.runnel.BatchRow;
+import dev.runnel.JobLinks;
 import dev.runnel.JobPage;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.NotFoundException;
 import dev.runnel.Runnel;
+import dev.runnel.WorkflowRow;
+import dev.runnel.WorkflowTaskRow;
+import dev.runnel.web.internal.Models.BatchView;
+import dev.runnel.web.internal.Models.BatchesView;
+import dev.runnel.web.internal.Models.Callback;
+import dev.runnel.web.internal.Models.LinkedJob;
+import dev.runnel.web.internal.Models.LinksView;
+import dev.runnel.web.internal.Models.WorkflowView;
+import dev.runnel.web.internal.Models.WorkflowsView;
 import dev.runnel.web.internal.Models.ConfirmView;
 import dev.runnel.web.internal.Models.JobsView;
 import dev.runnel.web.internal.Models.Tab;
 import dev.runnel.web.internal.Operations.JobAction;
 import dev.runnel.web.internal.view.JteauditGenerated;
+import dev.runnel.web.internal.view.JtebatchGenerated;
+import dev.runnel.web.internal.view.JtebatchesGenerated;
 import dev.runnel.web.internal.view.JteclientsGenerated;
 import dev.runnel.web.internal.view.JteconfirmGenerated;
 import dev.runnel.web.internal.view.JteerrorGenerated;
@@ -22,6 +35,8 @@ import dev.runnel.web.internal.view.JteoverviewGenerated;
 import dev.runnel.web.internal.view.Jteoverview_countsGenerated;
 import dev.runnel.web.internal.view.JteperiodicGenerated;
 import dev.runnel.web.internal.view.JtequeuesGenerated;
+import dev.runnel.web.internal.view.JteworkflowGenerated;
+import dev.runnel.web.internal.view.JteworkflowsGenerated;
 import gg.jte.html.HtmlTemplateOutput;
 import gg.jte.html.OwaspHtmlTemplateOutput;
 import gg.jte.output.StringOutput;
@@ -38,6 +53,15 @@ import java.util.function.Consumer;
 /** The HTML pages: each gathers its data through the public API and renders its compiled template. */
 final class HtmlPages {
     private static final String HTML = "text/html; charset=utf-8";
+    /** Workflows or batches a page lists. */
+    static final int LIST_PAGE = 50;
+    /**
+     * The tasks a workflow's page lists: {@value}. A workflow that fans out to ten thousand tasks
+     * still answers with a page of a few hundred kilobytes; the API and the CLI list every task.
+     */
+    static final int MAX_TASKS_SHOWN = 1_000;
+    /** The jobs a job's page lists as waiting for it, or as waited for: {@value} of each, and how many more. */
+    static final int MAX_LINKS_SHOWN = 50;
 
     private final Runnel runnel;
     private final Snapshots data;
@@ -110,7 +134,84 @@ final class HtmlPages {
     void job(Req req, Page page, long id) throws IOException {
         JobRow job = runnel.jobs().get(id).orElseThrow(() -> new NotFoundException("no job " + id
                 + " (never inserted, deleted, or succeeded in an at-most-once queue)"));
-        send(req, 200, o -> JtejobGenerated.render(o, null, page, job));
+        Optional<LinksView> links = runnel.jobs().links(id).map(this::links);
+        send(req, 200, o -> JtejobGenerated.render(o, null, page, job, links));
+    }
+
+    /**
+     * A job's ties as its page shows them: the jobs it waits for and that wait for it named by
+     * their task when they are tasks of its workflow (one read of the workflow's tasks), else
+     * read one by one (a sequence's neighbours: one each way), at most {@link #MAX_LINKS_SHOWN}.
+     */
+    private LinksView links(JobLinks l) {
+        Map<Long, WorkflowTaskRow> tasks = new java.util.HashMap<>();
+        Optional<String> workflowName = Optional.empty();
+        if (l.workflowId().isPresent()) {
+            workflowName = runnel.workflows().get(l.workflowId().get()).map(WorkflowRow::name);
+            runnel.workflows().tasks(l.workflowId().get()).forEach(t -> tasks.put(t.jobId(), t));
+        }
+        Optional<String> batchName = l.batchId().flatMap(b -> runnel.batches().get(b)).flatMap(BatchRow::name);
+        List<LinkedJob> waitsFor = linked(l.waitsFor(), tasks);
+        List<LinkedJob> waitedOnBy = linked(l.waitedOnBy(), tasks);
+        return new LinksView(l.workflowId(), workflowName, l.task(), l.batchId(), batchName, l.sequenceKey(), waitsFor,
+                l.waitsFor().size() - waitsFor.size(), waitedOnBy, l.waitedOnBy().size() - waitedOnBy.size());
+    }
+
+    private List<LinkedJob> linked(List<Long> ids, Map<Long, WorkflowTaskRow> tasks) {
+        List<LinkedJob> jobs = new ArrayList<>();
+        for (long id : ids.subList(0, Math.min(ids.size(), MAX_LINKS_SHOWN))) {
+            WorkflowTaskRow task = tasks.get(id);
+            if (task != null) {
+                jobs.add(new LinkedJob(id, task.name(), task.state()));
+            } else {
+                Optional<JobRow> row = runnel.jobs().get(id);
+                jobs.add(new LinkedJob(id, row.map(JobRow::kind).orElse(""), row.map(JobRow::state)));
+            }
+        }
+        return jobs;
+    }
+
+    void workflows(Req req, Page page) throws IOException {
+        long before = req.param("before").map(HtmlPages::cursor).orElse(0L);
+        List<WorkflowRow> rows = before == 0 ? runnel.workflows().list(LIST_PAGE)
+                : runnel.workflows().list(LIST_PAGE, before);
+        Optional<String> older = rows.size() < LIST_PAGE ? Optional.empty()
+                : Optional.of(page.href("/workflows" + Urls.query("before", Long.toString(rows.getLast().id()))));
+        WorkflowsView v = new WorkflowsView(rows, older, before == 0);
+        send(req, 200, o -> JteworkflowsGenerated.render(o, null, page, v));
+    }
+
+    void workflow(Req req, Page page, long id) throws IOException {
+        WorkflowRow row = runnel.workflows().get(id).orElseThrow(() -> new NotFoundException("no workflow " + id));
+        List<WorkflowTaskRow> tasks = runnel.workflows().tasks(id);
+        Optional<WorkflowGraph> graph = tasks.size() > WorkflowGraph.MAX_DRAWN ? Optional.empty()
+                : Optional.of(WorkflowGraph.of(tasks, job -> page.href(Urls.path("jobs", job))));
+        List<WorkflowTaskRow> shown = tasks.subList(0, Math.min(tasks.size(), MAX_TASKS_SHOWN));
+        WorkflowView v = new WorkflowView(row, shown, tasks.size() - shown.size(), graph);
+        send(req, 200, o -> JteworkflowGenerated.render(o, null, page, v));
+    }
+
+    void batches(Req req, Page page) throws IOException {
+        long before = req.param("before").map(HtmlPages::cursor).orElse(0L);
+        List<BatchRow> rows = before == 0 ? runnel.batches().list(LIST_PAGE) : runnel.batches().list(LIST_PAGE, before);
+        Optional<String> older = rows.size() < LIST_PAGE ? Optional.empty()
+                : Optional.of(page.href("/batches" + Urls.query("before", Long.toString(rows.getLast().id()))));
+        BatchesView v = new BatchesView(rows, older, before == 0);
+        send(req, 200, o -> JtebatchesGenerated.render(o, null, page, v));
+    }
+
+    void batch(Req req, Page page, long id) throws IOException {
+        BatchRow row = runnel.batches().get(id).orElseThrow(() -> new NotFoundException("no batch " + id));
+        List<Callback> callbacks = new ArrayList<>();
+        row.successJob().ifPresent(job -> callbacks.add(callback("success", "every job completed", job)));
+        row.completeJob().ifPresent(job -> callbacks.add(callback("complete", "every job finished", job)));
+        row.discardJob().ifPresent(job -> callbacks.add(callback("discard", "a job was discarded", job)));
+        BatchView v = new BatchView(row, callbacks);
+        send(req, 200, o -> JtebatchGenerated.render(o, null, page, v));
+    }
+
+    private Callback callback(String which, String when, long job) {
+        return new Callback(which, when, job, runnel.jobs().get(job).map(JobRow::state));
     }
 
     /**
@@ -159,7 +260,7 @@ final class HtmlPages {
         try {
             return Long.parseLong(value);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("a page cursor must be a job id, was " + value);
+            throw new IllegalArgumentException("a page cursor must be an id, was " + value);
         }
     }
 

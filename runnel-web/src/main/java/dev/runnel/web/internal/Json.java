@@ -5,11 +5,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.runnel.AuditRow;
+import dev.runnel.BatchRow;
 import dev.runnel.ClientRow;
 import dev.runnel.JobError;
+import dev.runnel.JobLinks;
 import dev.runnel.JobRow;
 import dev.runnel.PeriodicRow;
 import dev.runnel.QueueRow;
+import dev.runnel.WorkflowRow;
+import dev.runnel.WorkflowTaskRow;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -185,6 +189,69 @@ final class Json {
         m.put("action", a.action());
         m.put("target", a.target());
         m.put("count", a.count());
+        return m;
+    }
+
+    /** A workflow with its tasks counted by state (every state, 0 when none, and {@code deleted}). */
+    static Map<String, Object> workflow(WorkflowRow w) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", w.id());
+        m.put("name", w.name());
+        m.put("state", Views.word(w.state()));
+        m.put("created_at", w.createdAt().toString());
+        m.put("task_count", w.taskCount());
+        Map<String, Object> counts = new LinkedHashMap<>();
+        for (dev.runnel.JobState s : Views.TASK_STATES) {
+            counts.put(s.dbName(), Views.tasksIn(w, s));
+        }
+        counts.put("deleted", w.deletedTasks());
+        m.put("counts", counts);
+        return m;
+    }
+
+    /** A workflow's task: {@code state} null once its job was deleted. */
+    static Map<String, Object> task(WorkflowTaskRow t) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", t.name());
+        m.put("job_id", t.jobId());
+        m.put("kind", t.kind());
+        m.put("state", t.state().map(dev.runnel.JobState::dbName).orElse(null));
+        m.put("after", t.after());
+        m.put("on_dependency_failure", t.onDependencyFailure().name().toLowerCase(java.util.Locale.ROOT));
+        m.put("output", t.output().map(Json::raw).orElse(null));
+        return m;
+    }
+
+    /** A batch: its counts, whether it is complete, and its callback jobs inserted so far (null while not). */
+    static Map<String, Object> batch(BatchRow b) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", b.id());
+        m.put("name", b.name().orElse(null));
+        m.put("created_at", b.createdAt().toString());
+        m.put("total", b.total());
+        m.put("completed", b.completed());
+        m.put("cancelled", b.cancelled());
+        m.put("discarded", b.discarded());
+        m.put("deleted", b.deleted());
+        m.put("unfinished", b.unfinished());
+        m.put("complete", b.isComplete());
+        Map<String, Object> callbacks = new LinkedHashMap<>();
+        callbacks.put("success", b.successJob().orElse(null));
+        callbacks.put("complete", b.completeJob().orElse(null));
+        callbacks.put("discard", b.discardJob().orElse(null));
+        m.put("callback_jobs", callbacks);
+        return m;
+    }
+
+    /** What ties a job to others: null fields where it has no such tie. */
+    static Map<String, Object> links(JobLinks l) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("workflow_id", l.workflowId().orElse(null));
+        m.put("task", l.task().orElse(null));
+        m.put("batch_id", l.batchId().orElse(null));
+        m.put("sequence", l.sequenceKey().orElse(null));
+        m.put("waits_for", l.waitsFor());
+        m.put("waited_on_by", l.waitedOnBy());
         return m;
     }
 

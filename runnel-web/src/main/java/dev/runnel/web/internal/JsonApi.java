@@ -70,7 +70,40 @@ final class JsonApi {
                         send(req, Map.of("count", m.count(), "at_least", m.atLeast()));
                     } else {
                         long id = id(s.get(1));
-                        send(req, Json.job(runnel.jobs().get(id).orElseThrow(() -> new NotFoundException("no job " + id))));
+                        Map<String, Object> job = Json.job(runnel.jobs().get(id)
+                                .orElseThrow(() -> new NotFoundException("no job " + id)));
+                        job.put("links", runnel.jobs().links(id).map(Json::links).orElse(null));
+                        send(req, job);
+                    }
+                }
+                case "workflows" -> {
+                    if (s.size() == 1) {
+                        long before = req.param("before").map(JsonApi::id).orElse(0L);
+                        int limit = req.param("limit").map(JsonApi::limit).orElse(HtmlPages.LIST_PAGE);
+                        send(req, (before == 0 ? runnel.workflows().list(limit) : runnel.workflows().list(limit, before))
+                                .stream().map(Json::workflow).toList());
+                    } else if (s.size() == 2) {
+                        long id = id(s.get(1));
+                        Map<String, Object> w = Json.workflow(runnel.workflows().get(id)
+                                .orElseThrow(() -> new NotFoundException("no workflow " + id)));
+                        w.put("tasks", runnel.workflows().tasks(id).stream().map(Json::task).toList());
+                        send(req, w);
+                    } else {
+                        throw new NotFoundException("no API endpoint " + req.path);
+                    }
+                }
+                case "batches" -> {
+                    if (s.size() == 1) {
+                        long before = req.param("before").map(JsonApi::id).orElse(0L);
+                        int limit = req.param("limit").map(JsonApi::limit).orElse(HtmlPages.LIST_PAGE);
+                        send(req, (before == 0 ? runnel.batches().list(limit) : runnel.batches().list(limit, before))
+                                .stream().map(Json::batch).toList());
+                    } else if (s.size() == 2) {
+                        long id = id(s.get(1));
+                        send(req, Json.batch(runnel.batches().get(id)
+                                .orElseThrow(() -> new NotFoundException("no batch " + id))));
+                    } else {
+                        throw new NotFoundException("no API endpoint " + req.path);
                     }
                 }
                 case "queues" -> send(req, data.queues().stream().map(q -> Json.queue(q.row(), byName(q.counts()))).toList());
@@ -86,11 +119,17 @@ final class JsonApi {
             }
             return;
         }
-        // POST /api/jobs/{id}/{action}, /api/jobs/bulk, /api/queues/{name}/{pause|resume}, /api/periodic/{name}/...
+        // POST /api/jobs/{id}/{action}, /api/jobs/bulk, /api/workflows/{id}/{cancel|retry},
+        // /api/queues/{name}/{pause|resume}, /api/periodic/{name}/...
         if (first.equals("jobs") && s.size() == 2 && s.get(1).equals("bulk")) {
             bulk(req);
         } else if (first.equals("jobs") && s.size() == 3) {
             send(req, Json.job(ops.one(req.user(), JobAction.parse(s.get(2)), id(s.get(1)))));
+        } else if (first.equals("workflows") && s.size() == 3) {
+            long id = id(s.get(1));
+            Operations.WorkflowAction action = Operations.WorkflowAction.parse(s.get(2));
+            int changed = ops.workflow(req.user(), action, id);
+            send(req, Map.of("id", id, "action", action.word(), "changed", changed));
         } else if ((first.equals("queues") || first.equals("periodic")) && s.size() == 3) {
             boolean pause = pauseOrResume(s.get(2));
             if (first.equals("queues")) {

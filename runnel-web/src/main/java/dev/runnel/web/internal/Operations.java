@@ -210,6 +210,38 @@ final class Operations {
         }
     }
 
+    /** What can be done to a workflow. */
+    enum WorkflowAction {
+        CANCEL, RETRY;
+
+        static WorkflowAction parse(String s) {
+            return switch (s) {
+                case "cancel" -> CANCEL;
+                case "retry" -> RETRY;
+                default -> throw new NotFoundException("no action " + s + " for a workflow: cancel or retry");
+            };
+        }
+
+        String word() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * Cancels workflow {@code id} (every task not final) or retries it (every cancelled or
+     * discarded task); returns how many tasks changed. Audited as {@code workflow.cancel} or
+     * {@code workflow.retry}, with that count.
+     */
+    int workflow(WebUser user, WorkflowAction action, long id) {
+        requireOperator(user);
+        int changed = switch (action) {
+            case CANCEL -> runnel.workflows().cancel(id);
+            case RETRY -> runnel.workflows().retry(id);
+        };
+        audit(user, "workflow." + action.word(), "workflow " + id, changed);
+        return changed;
+    }
+
     void queue(WebUser user, String name, boolean pause) {
         requireOperator(user);
         if (pause) {
@@ -240,7 +272,7 @@ final class Operations {
 
     static void requireOperator(WebUser user) {
         if (!user.role().mayAct()) {
-            throw new Forbidden(user.name() + " is read-only: only an operator may change jobs, queues or periodic jobs");
+            throw new Forbidden(user.name() + " is read-only: only an operator may change jobs, workflows, queues or periodic jobs");
         }
     }
 

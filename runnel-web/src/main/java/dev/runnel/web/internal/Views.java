@@ -1,8 +1,12 @@
 package dev.runnel.web.internal;
 
+import dev.runnel.BatchRow;
 import dev.runnel.JobCount;
 import dev.runnel.JobState;
 import dev.runnel.PeriodicRow;
+import dev.runnel.WorkflowRow;
+import dev.runnel.WorkflowState;
+import dev.runnel.WorkflowTaskRow;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -154,6 +158,79 @@ public final class Views {
     /** The CSS class of a state: every page colours a state alike. */
     public static String stateClass(JobState s) {
         return "st st-" + s.dbName();
+    }
+
+    /** A workflow's state as the pages write it: {@code running}, {@code completed}, {@code failed}, {@code cancelled}. */
+    public static String word(WorkflowState s) {
+        return s.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** The CSS class of a workflow's state, coloured as the job state it stands closest to. */
+    public static String stateClass(WorkflowState s) {
+        return "st st-" + switch (s) {
+            case RUNNING -> "running";
+            case COMPLETED -> "completed";
+            case FAILED -> "discarded";
+            case CANCELLED -> "cancelled";
+        };
+    }
+
+    /** The states a workflow's tasks move through, in that order, for its counts. */
+    public static final List<JobState> TASK_STATES = List.of(JobState.PENDING,
+            JobState.SCHEDULED, JobState.AVAILABLE, JobState.RUNNING,
+            JobState.RETRYABLE, JobState.COMPLETED, JobState.CANCELLED,
+            JobState.DISCARDED);
+
+    /** A workflow's tasks in {@code state}. */
+    public static int tasksIn(WorkflowRow w, JobState state) {
+        return w.tasks().getOrDefault(state, 0);
+    }
+
+    /** A task's state word, {@code deleted} once its job is gone. */
+    public static String taskState(WorkflowTaskRow t) {
+        return t.state().map(JobState::dbName).orElse("deleted");
+    }
+
+    /** A task's state's CSS class. */
+    public static String taskStateClass(WorkflowTaskRow t) {
+        return t.state().map(Views::stateClass).orElse("st st-deleted");
+    }
+
+    /** A part of a batch's progress bar: where it starts and how wide it is, out of {@link #BAR_WIDTH}. */
+    public record Segment(int x, int width, String cssClass, String label) {}
+
+    /** The width of a progress bar's drawing, which the page stretches to its box. */
+    public static final int BAR_WIDTH = 1_000;
+
+    /**
+     * The parts of {@code b}'s progress bar: completed, cancelled, discarded and deleted jobs, in
+     * that order, each as wide as its share of the total; what is left is unfinished. A share too
+     * small to see is at least one unit wide, so that a single discarded job of a million shows.
+     */
+    public static List<Segment> bar(BatchRow b) {
+        List<Segment> parts = new ArrayList<>();
+        if (b.total() <= 0) {
+            return parts;
+        }
+        long[] counts = {b.completed(), b.cancelled(), b.discarded(), b.deleted()};
+        String[] names = {"completed", "cancelled", "discarded", "deleted"};
+        int x = 0;
+        long sum = 0;
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] == 0) {
+                continue;
+            }
+            sum += counts[i];
+            int end = (int) Math.max(x + 1, Math.min(BAR_WIDTH, sum * BAR_WIDTH / b.total()));
+            parts.add(new Segment(x, end - x, "seg st-" + names[i], counts[i] + " " + names[i]));
+            x = end;
+        }
+        return parts;
+    }
+
+    /** How much of {@code b} is finished, in whole percent, rounded down (100 only when every job is). */
+    public static long percentDone(BatchRow b) {
+        return b.total() <= 0 ? 0 : b.finished() * 100 / b.total();
     }
 
     /** Filter values list for selects: names seen in the counts. */
