@@ -89,13 +89,25 @@ public final class LinkScenario {
         int n = options.tasks();
         IdBitmap ran = new IdBitmap();
         AtomicLong duplicates = new AtomicLong();
-        try (BenchDatabase db = BenchDatabase.open(options.url());
-                Runnel runnel = Runnel.builder().driver(db.driver()).autoMigrate(true).queue("default", options.workers())
-                        .worker(Step.class, job -> {
-                            if (!ran.add(job.id())) {
-                                duplicates.incrementAndGet();
-                            }
-                        }).build()) {
+        try (BenchDatabase db = BenchDatabase.open(options.url())) {
+            Runnel runnel = Runnel.builder().driver(db.driver()).autoMigrate(true).queue("default", options.workers())
+                    .worker(Step.class, job -> {
+                        if (!ran.add(job.id())) {
+                            duplicates.incrementAndGet();
+                        }
+                    }).build();
+            try {
+                return workflow(runnel, n, ran, duplicates);
+            } finally {
+                runnel.stop(STOP); // stopped, not closed: the database closes its driver, after dropping its schema
+            }
+        }
+    }
+
+    private static final Duration STOP = Duration.ofSeconds(30);
+
+    private Part workflow(Runnel runnel, int n, IdBitmap ran, AtomicLong duplicates) throws Exception {
+        {
             Workflow.Builder wf = Workflow.builder("fan-out " + n + ", fan-in 1").task("split", new Step("split", 0));
             List<String> parts = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
@@ -134,14 +146,25 @@ public final class LinkScenario {
         IdBitmap ran = new IdBitmap();
         AtomicLong duplicates = new AtomicLong();
         AtomicLong callbacks = new AtomicLong();
-        try (BenchDatabase db = BenchDatabase.open(options.url());
-                Runnel runnel = Runnel.builder().driver(db.driver()).autoMigrate(true).queue("default", options.workers())
-                        .worker(Step.class, job -> {
-                            if (!ran.add(job.id())) {
-                                duplicates.incrementAndGet();
-                            }
-                        })
-                        .worker(Done.class, job -> callbacks.incrementAndGet()).build()) {
+        try (BenchDatabase db = BenchDatabase.open(options.url())) {
+            Runnel runnel = Runnel.builder().driver(db.driver()).autoMigrate(true).queue("default", options.workers())
+                    .worker(Step.class, job -> {
+                        if (!ran.add(job.id())) {
+                            duplicates.incrementAndGet();
+                        }
+                    })
+                    .worker(Done.class, job -> callbacks.incrementAndGet()).build();
+            try {
+                return batch(runnel, n, chunk, ran, duplicates, callbacks);
+            } finally {
+                runnel.stop(STOP);
+            }
+        }
+    }
+
+    private Part batch(Runnel runnel, int n, int chunk, IdBitmap ran, AtomicLong duplicates, AtomicLong callbacks)
+            throws Exception {
+        {
             runnel.start();
             long start = System.nanoTime();
             BatchResult batch = null;

@@ -287,7 +287,33 @@ public final class Links {
                 edges.add(new Edge(ids[i], depId, policyName((int) dep[1])));
             }
         }
-        steps.insertLinks(ids, workflowId, tasks, batches, sequences, policies, waiting);
+        // Only jobs tied to something get a link row, and never a duplicate (its id is its holder's).
+        int linked = 0;
+        for (int i = 0; i < n; i++) {
+            linked += links.get(i).any() && !results.get(i).duplicate() ? 1 : 0;
+        }
+        if (linked < n) {
+            long[] lIds = new long[linked];
+            String[] lTasks = new String[linked];
+            long[] lBatches = new long[linked];
+            String[] lSequences = new String[linked];
+            String[] lPolicies = new String[linked];
+            int[] lWaiting = new int[linked];
+            int k = 0;
+            for (int i = 0; i < n; i++) {
+                if (links.get(i).any() && !results.get(i).duplicate()) {
+                    lIds[k] = ids[i];
+                    lTasks[k] = tasks[i];
+                    lBatches[k] = batches[i];
+                    lSequences[k] = sequences[i];
+                    lPolicies[k] = policies[i];
+                    lWaiting[k++] = waiting[i];
+                }
+            }
+            steps.insertLinks(lIds, workflowId, lTasks, lBatches, lSequences, lPolicies, lWaiting);
+        } else {
+            steps.insertLinks(ids, workflowId, tasks, batches, sequences, policies, waiting);
+        }
         steps.insertEdges(edges);
         Map<String, Long> lastOfSequence = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {

@@ -92,8 +92,8 @@ public final class Completer implements Service {
     }
 
     /**
-     * @param linkedFinished run after the final outcome of a linked job (a workflow task, a batch's
-     *     or a sequence's job) was stored: it may have released jobs in any queue, which the
+     * @param linkedFinished run after an outcome of a linked job (a workflow task, a batch's or a
+     *     sequence's job) was stored: it may have released jobs in any queue, which the
      *     driver's notification does not tell this process of everywhere (SQLite has none)
      */
     public Completer(Driver driver, List<JobListener> listeners, Config config, Clock clock, RetryPolicy retryPolicy,
@@ -258,7 +258,8 @@ public final class Completer implements Service {
         store(complete, Write.COMPLETE, stored);
         store(setState, Write.SET_STATE, stored);
         for (Outcome o : setState) {
-            if (o.state().isFinal() && Links.isLinked(o.job().metadata())) {
+            // Any linked outcome: a retry of a job whose cancel was requested is stored cancelled.
+            if (Links.isLinked(o.job().metadata())) {
                 linkedFinished.run();
                 break;
             }

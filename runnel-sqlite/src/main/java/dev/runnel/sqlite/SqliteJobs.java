@@ -246,19 +246,28 @@ final class SqliteJobs {
                 set.addBatch();
             }
             int[] counts = set.executeBatch();
-            List<Links.Finished> finished = null;
+            List<Links.Finished> finished = new ArrayList<>();
+            List<Long> maybeCancelled = new ArrayList<>();
             Instant at = null;
             for (int i = 0; i < counts.length; i++) {
                 JobSetStateParams u = updates.get(i);
-                if (counts[i] > 0 && u.linked() && u.state().isFinal()) {
-                    if (finished == null) {
-                        finished = new ArrayList<>();
-                        at = u.finalizedAt();
+                if (counts[i] > 0 && u.linked()) {
+                    at = at != null ? at : u.finalizedAt() != null ? u.finalizedAt() : u.scheduledAt();
+                    if (u.state().isFinal()) {
+                        finished.add(new Links.Finished(u.id(), u.state().dbName()));
+                    } else {
+                        maybeCancelled.add(u.id()); // a retry of a job whose cancel was requested is stored cancelled
                     }
-                    finished.add(new Links.Finished(u.id(), u.state().dbName()));
                 }
             }
-            if (finished != null) {
+            if (!maybeCancelled.isEmpty()) {
+                links.linkedAmong(s, maybeCancelled.stream().mapToLong(Long::longValue).toArray()).forEach((id, now) -> {
+                    if (now == JobState.CANCELLED) {
+                        finished.add(new Links.Finished(id, now.dbName()));
+                    }
+                });
+            }
+            if (!finished.isEmpty()) {
                 Links.settle(finished, at, links.steps(s)); // in this transaction: stored together or not at all
             }
             return java.util.stream.IntStream.range(0, counts.length).filter(i -> counts[i] > 0)

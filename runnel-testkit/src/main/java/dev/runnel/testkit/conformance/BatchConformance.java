@@ -52,8 +52,8 @@ public abstract class BatchConformance extends DriverConformance {
 
     private Runnel worker(dev.runnel.Worker<TestArgs> work) {
         return started(client().queue("default", 20).worker(TestArgs.class, work).worker(BatchDone.class, job -> {
-            callbacks.add(job.args().which());
             counts.put(job.args().which(), JobJson.readTree(job.row().args()).get("batch"));
+            callbacks.add(job.args().which()); // last: the tests wait on it, then read the counts
         }));
     }
 

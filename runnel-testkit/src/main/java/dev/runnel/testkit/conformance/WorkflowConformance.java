@@ -257,6 +257,7 @@ public abstract class WorkflowConformance extends DriverConformance {
         assertThat(state(runnel, wf.task("b"))).isEqualTo(JobState.COMPLETED);
         assertThat(started).containsExactly("a", "b", "b", "c");
         assertThat(runnel.workflows().get(wf.id()).orElseThrow().state()).isEqualTo(WorkflowState.COMPLETED);
+        runnel.stop(Duration.ofSeconds(5)); // so that no worker takes the next workflow's tasks
 
         Runnel inserter = inserter();
         WorkflowResult other = inserter.workflows().insert(diamond());
