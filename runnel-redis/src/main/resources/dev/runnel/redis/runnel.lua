@@ -70,7 +70,7 @@
 -- jobs waiting when the per-key limit was set are still being given their keys.
 
 -- One more on every change to this file: a server with an older library gets this one at start.
-local VERSION = 5
+local VERSION = 6
 
 -- The fields of a whole row, in the order RedisRows.decode reads them after the id.
 local ROW = {'kind', 'args', 'state', 'queue', 'priority', 'attempt', 'max_attempts', 'attempted_at',
@@ -363,7 +363,7 @@ local function insert_many(keys, args)
                     redis.call('SADD', p .. 'keys', avail)
                     wake(p, queue)
                 end
-            else
+            elseif state ~= 'pending' then -- a pending job waits for others, not for its time
                 redis.call('ZADD', p .. 'due', args[b + 7], id)
             end
             out[#out + 1] = id
