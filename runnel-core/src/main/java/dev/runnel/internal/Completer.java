@@ -85,6 +85,8 @@ public final class Completer implements Service {
     private final AtomicInteger pending = new AtomicInteger();
     private volatile Thread thread;
     private final Runnable linkedFinished;
+    /** A linked job's outcome is waiting: the batch gathered so far is written without waiting out the interval. */
+    private volatile boolean urgent;
 
     public Completer(Driver driver, List<JobListener> listeners, Config config, Clock clock, RetryPolicy retryPolicy,
             RuntimeListeners runtimeListeners) {
@@ -147,7 +149,13 @@ public final class Completer implements Service {
         } finally {
             submitting.decrementAndGet();
         }
-        if (pending.incrementAndGet() >= neededForFull && gathering) {
+        int waiting = pending.incrementAndGet();
+        if (Links.isLinked(outcome.job().metadata())) {
+            // Jobs may wait for this outcome (the next task of a workflow, a sequence's next job):
+            // written at once rather than after the flush interval, which each step of a chain would pay.
+            urgent = true;
+            LockSupport.unpark(thread);
+        } else if (waiting >= neededForFull && gathering) {
             LockSupport.unpark(thread); // a full batch is waiting: no need to sleep out the interval
         }
     }
@@ -225,12 +233,17 @@ public final class Completer implements Service {
         while (true) {
             take(batch, config.batchSize() - batch.size());
             long wait = deadline - System.nanoTime();
+            if (urgent) {
+                urgent = false;
+                take(batch, config.batchSize() - batch.size()); // the linked outcome, had it come after the take above
+                return;
+            }
             if (batch.size() >= config.batchSize() || wait <= 0 || stopping) {
                 return;
             }
             neededForFull = config.batchSize() - batch.size();
             gathering = true;
-            if (pending.get() < neededForFull) {
+            if (pending.get() < neededForFull && !urgent) {
                 LockSupport.parkNanos(this, wait);
             }
             gathering = false;
