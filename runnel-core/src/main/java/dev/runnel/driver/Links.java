@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.runnel.InsertResult;
+import dev.runnel.JobError;
 import dev.runnel.JobState;
 import dev.runnel.NotFoundException;
 import dev.runnel.json.RunnelJson;
@@ -445,7 +446,7 @@ public final class Links {
                 String[] errors = new String[ids.length];
                 int k = 0;
                 for (String reason : cancel.values()) {
-                    errors[k++] = JobJson.encodeError(new dev.runnel.JobError(0, now, reason, ""));
+                    errors[k++] = JobJson.encodeError(new JobError(0, now, reason, ""));
                 }
                 for (long id : steps.cancelPending(ids, errors, nowMicros)) {
                     next.add(new Finished(id, JobState.CANCELLED.dbName()));

@@ -1,6 +1,7 @@
 package dev.runnel.internal;
 
 import dev.runnel.JobCount;
+import dev.runnel.JobLinks;
 import dev.runnel.JobPage;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
@@ -41,7 +42,7 @@ public final class JobAdmin {
         return driver.jobGet(id);
     }
 
-    public Optional<dev.runnel.JobLinks> links(long id) {
+    public Optional<JobLinks> links(long id) {
         return driver.supportsLinks() ? driver.linkGet(id) : Optional.empty();
     }
 

@@ -9,11 +9,9 @@ import dev.runnel.BatchResult;
 import dev.runnel.BatchRow;
 import dev.runnel.InsertOptions;
 import dev.runnel.InsertRequest;
-import dev.runnel.InsertResult;
 import dev.runnel.JobArgs;
 import dev.runnel.JobDiscard;
 import dev.runnel.JobQuery;
-import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.NotFoundException;
 import dev.runnel.Runnel;
@@ -204,14 +202,5 @@ public abstract class BatchConformance extends DriverConformance {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most once");
         assertThat(inserter.batches().list(10)).isEmpty();
         assertThat(inserter.jobList(JobQuery.all().limit(10))).isEmpty();
-    }
-
-    /** Ids of results, for assertions. */
-    static long[] ids(List<InsertResult> results) {
-        return InsertResult.ids(results);
-    }
-
-    static List<Long> idsOf(List<JobRow> rows) {
-        return rows.stream().map(JobRow::id).toList();
     }
 }
