@@ -58,7 +58,7 @@ public final class ClientRuntime {
                 : new JobCounter(driver, config.jobCountInterval(), elector, runtimeListeners);
         this.completer = new Completer(driver, config.listeners(), new Completer.Config(config.completerBatchSize(),
                 config.completerFlushInterval(), config.stopTimeout(), config.clientId()), config.clock(),
-                config.retryPolicy(), runtimeListeners, this::wakeAll);
+                config.retryPolicy(), runtimeListeners, this::wakeReleased);
         JobRunner runner = new JobRunner(config.units(), config.clock(), config.jobTimeout(), config.retryPolicy(),
                 config.hooks(), config.codec());
         ClaimClock claimClock = new ClaimClock(config.clock());
@@ -166,6 +166,11 @@ public final class ClientRuntime {
 
     private void wakeAll() {
         producers.values().forEach(Producer::signalInsert);
+    }
+
+    /** After this client stored an outcome that may have released jobs, in any of its queues. */
+    private void wakeReleased() {
+        producers.values().forEach(Producer::signalRelease);
     }
 
     private boolean awaitIdle(long deadlineNanos) throws InterruptedException {
