@@ -40,17 +40,30 @@ public final class LinkScenario {
         }
     }
 
-    /** The scenario's settings. */
-    public record Options(String url, int tasks, int batchJobs, int workers, Duration timeout) {}
+    /** The scenario's settings; {@code chains}: how many chains of 10 tasks to time (0: none). */
+    public record Options(String url, int tasks, int batchJobs, int workers, Duration timeout, int chains) {
+        public Options(String url, int tasks, int batchJobs, int workers, Duration timeout) {
+            this(url, tasks, batchJobs, workers, timeout, 30);
+        }
+    }
 
     /** What one part measured. */
     public record Part(String name, long jobs, double insertSeconds, double runSeconds, long missing, long duplicates,
-            long callbacks, double progressReadMillis) {
+            long callbacks, double progressReadMillis, double chainMillis, double insertToStartMillis) {
+        Part(String name, long jobs, double insertSeconds, double runSeconds, long missing, long duplicates,
+                long callbacks, double progressReadMillis) {
+            this(name, jobs, insertSeconds, runSeconds, missing, duplicates, callbacks, progressReadMillis, 0, 0);
+        }
+
         boolean exact() {
             return missing == 0 && duplicates == 0;
         }
 
         JsonLine json() {
+            if (name.equals("chain")) {
+                return new JsonLine().put("name", name).put("tasks", jobs).put("chain_median_ms", chainMillis)
+                        .put("insert_to_start_median_ms", insertToStartMillis).put("missing", missing);
+            }
             return new JsonLine().put("name", name).put("jobs", jobs).put("insert_s", insertSeconds)
                     .put("run_s", runSeconds).put("jobs_per_s", runSeconds > 0 ? jobs / runSeconds : 0.0)
                     .put("missing", missing).put("duplicates", duplicates).put("callbacks", callbacks)
@@ -74,6 +87,9 @@ public final class LinkScenario {
         }
         if (options.batchJobs() > 0) {
             parts.add(batch());
+        }
+        if (options.chains() > 0) {
+            parts.add(chains());
         }
         return parts;
     }
@@ -156,6 +172,74 @@ public final class LinkScenario {
                     .worker(Done.class, job -> callbacks.incrementAndGet()).build();
             try {
                 return batch(runnel, n, chunk, ran, duplicates, callbacks);
+            } finally {
+                runnel.stop(STOP);
+            }
+        }
+    }
+
+    /**
+     * Chains of 10 no-op tasks, one after another, each timed from its insert to its last task's
+     * completion, beside single jobs' insert-to-start in the same client: the release's latency.
+     */
+    private Part chains() throws Exception {
+        java.util.concurrent.ConcurrentHashMap<Long, Long> started = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.concurrent.ConcurrentHashMap<Long, java.util.concurrent.CountDownLatch> done =
+                new java.util.concurrent.ConcurrentHashMap<>();
+        try (BenchDatabase db = BenchDatabase.open(options.url())) {
+            Runnel runnel = Runnel.builder().driver(db.driver()).autoMigrate(true).queue("default", 10)
+                    .worker(Step.class, job -> started.put(job.id(), System.nanoTime()))
+                    .listener(e -> {
+                        java.util.concurrent.CountDownLatch l = done.get(e.job().id());
+                        if (l != null) {
+                            l.countDown();
+                        }
+                    }).build();
+            try {
+                runnel.start();
+                for (int i = 0; i < 200; i++) {
+                    runnel.insert(new Step("warm", i));
+                }
+                Thread.sleep(1000);
+                List<Double> single = new ArrayList<>();
+                for (int i = 0; i < 100; i++) {
+                    long t0 = System.nanoTime();
+                    long id = runnel.insert(new Step("one", i)).id();
+                    long deadline = t0 + options.timeout().toNanos();
+                    while (!started.containsKey(id) && System.nanoTime() < deadline) {
+                        Thread.onSpinWait();
+                    }
+                    single.add((started.getOrDefault(id, deadline) - t0) / 1e6);
+                    Thread.sleep(20);
+                }
+                List<Double> chains = new ArrayList<>();
+                long missing = 0;
+                for (int c = 0; c < options.chains(); c++) {
+                    Workflow.Builder chain = Workflow.builder("chain " + c).task("t0", new Step("t", 0));
+                    for (int i = 1; i < 10; i++) {
+                        chain.task("t" + i, new Step("t", i), "t" + (i - 1));
+                    }
+                    Workflow workflow = chain.build();
+                    java.util.concurrent.CountDownLatch last = new java.util.concurrent.CountDownLatch(1);
+                    long t0 = System.nanoTime();
+                    WorkflowResult wf = runnel.workflows().insert(workflow);
+                    done.put(wf.task("t9"), last);
+                    if (runnel.jobGet(wf.task("t9")).orElseThrow().state() != JobState.COMPLETED
+                            && !last.await(options.timeout().toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
+                        missing++;
+                    }
+                    chains.add((System.nanoTime() - t0) / 1e6);
+                    Thread.sleep(20);
+                }
+                java.util.Collections.sort(single);
+                java.util.Collections.sort(chains);
+                double p50 = single.get(single.size() / 2);
+                double chain = chains.get(chains.size() / 2);
+                out.printf("chains: %d chains of 10 tasks, median %.2f ms from insert to the last task's completion;"
+                        + " single jobs' insert-to-start median %.2f ms (10 times: %.2f ms)%n", chains.size(), chain, p50,
+                        10 * p50);
+                out.flush();
+                return new Part("chain", 10L * chains.size(), 0, chain / 1000, missing, 0, 0, 0, chain, p50);
             } finally {
                 runnel.stop(STOP);
             }

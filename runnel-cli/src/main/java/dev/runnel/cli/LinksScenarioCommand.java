@@ -34,6 +34,11 @@ final class LinksScenarioCommand implements Callable<Integer> {
             description = "The batch's jobs (default: ${DEFAULT-VALUE}; 0 for no batch).")
     int batchJobs;
 
+    @Option(names = "--chains", paramLabel = "N", defaultValue = "30",
+            description = "Chains of 10 no-op tasks to time, from insert to the last task's completion, beside single"
+                    + " jobs' insert-to-start (default: ${DEFAULT-VALUE}; 0 for none).")
+    int chains;
+
     @Option(names = "--threads", paramLabel = "N", defaultValue = "50",
             description = "Jobs at once (default: ${DEFAULT-VALUE}).")
     int threads;
@@ -47,8 +52,8 @@ final class LinksScenarioCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (tasks < 0 || batchJobs < 0 || tasks + batchJobs == 0) {
-            throw new IllegalArgumentException("--tasks and --batch-jobs must be 0 or more, and not both 0");
+        if (tasks < 0 || batchJobs < 0 || chains < 0 || tasks + batchJobs + chains == 0) {
+            throw new IllegalArgumentException("--tasks, --batch-jobs and --chains must be 0 or more, and not all 0");
         }
         if (threads < 1) {
             throw new IllegalArgumentException("--threads must be at least 1, was " + threads);
@@ -65,7 +70,7 @@ final class LinksScenarioCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try {
             List<LinkScenario.Part> parts = new LinkScenario(new LinkScenario.Options(store, tasks, batchJobs, threads,
-                    timeout), out).run();
+                    timeout, chains), out).run();
             if (json) {
                 out.println(LinkScenario.toJson(parts, Drivers.redact(store)));
             }
