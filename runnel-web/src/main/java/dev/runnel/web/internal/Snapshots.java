@@ -38,6 +38,8 @@ final class Snapshots {
     private final Clock clock;
     private volatile Cached cached;
     private final AtomicBoolean refreshing = new AtomicBoolean();
+    /** How many changes were made through the dashboard: a background reading older than the last one is dropped. */
+    private volatile long changes;
 
     Snapshots(Runnel runnel, Clock clock) {
         this.runnel = runnel;
@@ -70,13 +72,20 @@ final class Snapshots {
     }
 
     private Views.Counts refresh(Instant now) {
+        long before = changes;
         Cached c = new Cached(now, Views.Counts.of(runnel.jobs().counts()));
-        cached = c;
+        synchronized (this) {
+            // A reading begun before a change may not show it: kept only when no change came since.
+            if (changes == before) {
+                cached = c;
+            }
+        }
         return c.counts();
     }
 
     /** Forgets the counts after a change, so the page the change redirects to shows its effect. */
-    void changed() {
+    synchronized void changed() {
+        changes++;
         cached = null;
     }
 
