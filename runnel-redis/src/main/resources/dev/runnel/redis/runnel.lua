@@ -70,7 +70,7 @@
 -- jobs waiting when the per-key limit was set are still being given their keys.
 
 -- One more on every change to this file: a server with an older library gets this one at start.
-local VERSION = 6
+local VERSION = 7
 
 -- The fields of a whole row, in the order RedisRows.decode reads them after the id.
 local ROW = {'kind', 'args', 'state', 'queue', 'priority', 'attempt', 'max_attempts', 'attempted_at',
@@ -279,6 +279,36 @@ local function place(p, id)
     return j
 end
 
+-- Runs `command key` over items (for ZADD, score-member pairs), in calls of at most BULK arguments:
+-- one call writes a whole batch's entries into a set, where one call per job paid the script's
+-- per-call cost (converting arguments and reply, looking up the command) again for each job,
+-- which was more than half of the server's time per job. BULK is even, so that pairs stay whole,
+-- and well under the number of values Lua's unpack can return.
+local BULK = 4000
+local function bulk(command, key, items)
+    local n = #items
+    for s = 1, n, BULK do
+        redis.call(command, key, unpack(items, s, math.min(s + BULK - 1, n)))
+    end
+end
+
+-- Adds the entry score, m to the list of sorted set key in sets (sets[key] = items), for bulk_flush.
+local function bulk_add(sets, key, score, m)
+    local items = sets[key]
+    if not items then
+        items = {}
+        sets[key] = items
+    end
+    items[#items + 1] = score
+    items[#items + 1] = m
+end
+
+local function bulk_flush(command, sets)
+    for key, items in pairs(sets) do
+        bulk(command, key, items)
+    end
+end
+
 local function append_json(array, value)
     if not array or array == '' or array == '[]' then
         return '[' .. value .. ']'
@@ -315,6 +345,8 @@ local function insert_many(keys, args)
     local avail_seen = {}
     -- Per queue of the batch: its per-key limit's source and field, or false (one read per queue).
     local keyed = {}
+    -- The sets' new entries and the counts' changes, written after the loop (bulk).
+    local adds, counts = {}, {}
     for i = 0, n - 1 do
         local b = 1 + i * INSERT_WIDTH
         local id = last - n + 1 + i
@@ -348,13 +380,14 @@ local function insert_many(keys, args)
                 key = limit_key_of(kq[1], kq[2], args[b + 2], args[b + 11])
                 redis.call('HSET', jk, 'limit_key', key)
             end
-            redis.call('ZADD', p .. 'all', id, id)
-            redis.call('ZADD', p .. 's:' .. state, id, id)
-            count(p, state, queue, 1)
+            bulk_add(adds, p .. 'all', id, id)
+            bulk_add(adds, p .. 's:' .. state, id, id)
+            local ck = state .. ':' .. queue
+            counts[ck] = (counts[ck] or 0) + 1
             if state == 'available' then
                 local avail = p .. 'avail:' .. queue
                 local m = member(priority, sk, id)
-                redis.call('ZADD', avail, 0, m)
+                bulk_add(adds, avail, 0, m)
                 if key then
                     key_available(p, queue, key, m)
                 end
@@ -364,11 +397,15 @@ local function insert_many(keys, args)
                     wake(p, queue)
                 end
             elseif state ~= 'pending' then -- a pending job waits for others, not for its time
-                redis.call('ZADD', p .. 'due', args[b + 7], id)
+                bulk_add(adds, p .. 'due', args[b + 7], id)
             end
             out[#out + 1] = id
             out[#out + 1] = 0
         end
+    end
+    bulk_flush('ZADD', adds)
+    for ck, k in pairs(counts) do
+        redis.call('HINCRBY', p .. 'counts', ck, k)
     end
     return out
 end
@@ -380,17 +417,24 @@ end
 local CLAIMED_REPLY = 13
 local CLAIMED = {'kind', 'args', 'priority', 'attempt', 'max_attempts', 'attempted_by', 'created_at',
                  'scheduled_at', 'errors', 'metadata', 'tags', 'output', 'snoozes', 'unique_key', 'unique_states',
-                 'queue', 'sk', 'limit_key'}
+                 'queue', 'sk', 'limit_key', 'attempted_by_n'}
 
--- Claims the job of member m of queue's available set avail at now for client c (c.id, c.json),
--- at most once when c.at_most_once: appends its row (id followed by CLAIMED's fields, attempt
--- already the new one) to rows, or its id to broken.
-local function claim_member(p, queue, avail, m, now, c, rows, broken)
-    redis.call('ZREM', avail, m)
+-- A claim's writes to sets, made once for the whole batch by claim_flush (bulk): taken holds the
+-- members removed from the queue's available set, ids the ids removed from s:available.
+local function claim_batch()
+    return {taken = {}, ids = {}, gone = {}, deleted = {}, running = {}, by_time = {}}
+end
+
+-- Claims the job of member m of queue's available set at now for client c (c.id, c.json), at most
+-- once when c.at_most_once: appends its row (id followed by CLAIMED's fields, attempt already the
+-- new one) to rows, or its id to broken. The job's hash is written here; the sets it leaves and
+-- enters are written by claim_flush from batch.
+local function claim_member(p, queue, m, now, c, rows, broken, batch)
     local id = tonumber(string.sub(m, 18), 16)
     local jk = p .. 'job:' .. id
     local v = redis.call('HMGET', jk, unpack(CLAIMED))
-    redis.call('ZREM', p .. 's:available', id)
+    batch.taken[#batch.taken + 1] = m
+    batch.ids[#batch.ids + 1] = id
     local key = v[18]
     if key then
         key_unavailable(p, queue, key, m)
@@ -405,13 +449,13 @@ local function claim_member(p, queue, avail, m, now, c, rows, broken)
     v[4] = attempt
     local by = v[6]
     if c.at_most_once then
-        redis.call('ZREM', p .. 'all', id)
+        batch.gone[#batch.gone + 1] = id
         if v[14] and redis.call('HGET', p .. 'unique', v[14]) == tostring(id) then
             redis.call('HDEL', p .. 'unique', v[14])
         end
-        redis.call('DEL', jk)
+        batch.deleted[#batch.deleted + 1] = jk
     else
-        local n = tonumber(redis.call('HGET', jk, 'attempted_by_n') or '0')
+        local n = tonumber(v[19] or '0')
         if n >= 100 then
             -- Keep the last 100 clients (JobClaimParams.MAX_ATTEMPTED_BY).
             local list = cjson.decode(by)
@@ -425,9 +469,12 @@ local function claim_member(p, queue, avail, m, now, c, rows, broken)
         v[6] = by
         redis.call('HSET', jk, 'state', 'running', 'attempt', attempt, 'attempted_at', now,
             'attempted_by', by, 'attempted_by_n', n, 'holder', c.id)
-        redis.call('ZADD', p .. 's:running', id, id)
-        redis.call('ZADD', p .. 'running', now, id)
-        redis.call('SADD', p .. 'run:' .. c.id, id)
+        local r = batch.running
+        r[#r + 1] = id
+        r[#r + 1] = id
+        local t = batch.by_time
+        t[#t + 1] = now
+        t[#t + 1] = id
         if key then
             redis.call('HINCRBY', p .. 'lkr:' .. queue, key, 1)
         end
@@ -440,8 +487,27 @@ local function claim_member(p, queue, avail, m, now, c, rows, broken)
     rows[#rows + 1] = v
 end
 
--- The counts after a claim of queue by client c took rows (and found broken).
-local function claim_counted(p, queue, c, rows, broken)
+-- Writes the sets a claim of queue by client c changed (batch), and the counts: rows were taken,
+-- broken found.
+local function claim_flush(p, queue, c, rows, broken, batch)
+    bulk('ZREM', p .. 'avail:' .. queue, batch.taken)
+    bulk('ZREM', p .. 's:available', batch.ids)
+    bulk('ZREM', p .. 'all', batch.gone)
+    if #batch.deleted > 0 then
+        for s = 1, #batch.deleted, BULK do
+            redis.call('DEL', unpack(batch.deleted, s, math.min(s + BULK - 1, #batch.deleted)))
+        end
+    end
+    if #batch.running > 0 then
+        bulk('ZADD', p .. 's:running', batch.running)
+        bulk('ZADD', p .. 'running', batch.by_time)
+        local run = p .. 'run:' .. c.id
+        local ids = {}
+        for i = 1, #batch.running, 2 do
+            ids[#ids + 1] = batch.running[i]
+        end
+        bulk('SADD', run, ids)
+    end
     local taken = #rows + #broken
     if taken > 0 then
         count(p, 'available', queue, -taken)
@@ -463,7 +529,7 @@ local function claim(keys, args)
         return {{}, {}}
     end
     local avail = p .. 'avail:' .. queue
-    local rows, broken = {}, {}
+    local rows, broken, batch = {}, {}, claim_batch()
     for priority = 1, 4 do
         local need = max - #rows
         if need <= 0 then
@@ -471,10 +537,10 @@ local function claim(keys, args)
         end
         local members = redis.call('ZRANGEBYLEX', avail, '[' .. priority, '(' .. priority .. bound, 'LIMIT', 0, need)
         for _, m in ipairs(members) do
-            claim_member(p, queue, avail, m, now, c, rows, broken)
+            claim_member(p, queue, m, now, c, rows, broken, batch)
         end
     end
-    claim_counted(p, queue, c, rows, broken)
+    claim_flush(p, queue, c, rows, broken, batch)
     return {rows, broken}
 end
 
@@ -506,6 +572,9 @@ local function complete_many(keys, args)
     local client, n = args[1], tonumber(args[2])
     local out = {}
     local by_queue = {}
+    -- The sets' changes, written once after the loop (bulk): out holds the ids that leave the
+    -- running sets, by_id and by_time the entries of the completed ones.
+    local by_id, by_time = {}, {}
     for i = 0, n - 1 do
         local b = 3 + i * 4
         local id = tonumber(args[b])
@@ -515,11 +584,10 @@ local function complete_many(keys, args)
         if v[1] == 'running' and v[2] == args[b + 2] and v[3] == args[b + 3] and v[4] == client then
             local finalized = args[b + 1]
             redis.call('HSET', jk, 'state', 'completed', 'finalized_at', finalized)
-            redis.call('ZREM', p .. 's:running', id)
-            redis.call('ZREM', p .. 'running', id)
-            redis.call('SREM', p .. 'run:' .. client, id)
-            redis.call('ZADD', p .. 's:completed', id, id)
-            redis.call('ZADD', p .. 'f:completed', finalized, id)
+            by_id[#by_id + 1] = id
+            by_id[#by_id + 1] = id
+            by_time[#by_time + 1] = finalized
+            by_time[#by_time + 1] = id
             by_queue[v[5]] = (by_queue[v[5]] or 0) + 1
             if v[8] then
                 key_stopped(p, v[5], v[8])
@@ -527,6 +595,13 @@ local function complete_many(keys, args)
             unique_after(p, id, v[6], v[7], 'completed')
             out[#out + 1] = id
         end
+    end
+    if #out > 0 then
+        bulk('ZREM', p .. 's:running', out)
+        bulk('ZREM', p .. 'running', out)
+        bulk('SREM', p .. 'run:' .. client, out)
+        bulk('ZADD', p .. 's:completed', by_id)
+        bulk('ZADD', p .. 'f:completed', by_time)
     end
     for queue, k in pairs(by_queue) do
         count(p, 'running', queue, -k)
@@ -1323,7 +1398,7 @@ local function claim_limited(keys, args)
         local running = tonumber(redis.call('HGET', p .. 'counts', 'running:' .. queue) or '0')
         room = math.min(room, math.max(0, tonumber(q[3]) - running))
     end
-    local rows, broken = {}, {}
+    local rows, broken, batch = {}, {}, claim_batch()
     if room <= 0 then
         return {rows, broken}
     end
@@ -1362,7 +1437,7 @@ local function claim_limited(keys, args)
         local started = {}
         for i = 1, math.min(room, #offered) do
             local before = #rows
-            claim_member(p, queue, avail, offered[i][2], now, c, rows, broken)
+            claim_member(p, queue, offered[i][2], now, c, rows, broken, batch)
             if #rows > before then
                 local key = offered[i][3]
                 started[key] = (started[key] or 0) + 1
@@ -1384,14 +1459,14 @@ local function claim_limited(keys, args)
             local members = redis.call('ZRANGEBYLEX', avail, '[' .. priority, '(' .. priority .. bound, 'LIMIT', 0,
                 need)
             for _, m in ipairs(members) do
-                claim_member(p, queue, avail, m, now, c, rows, broken)
+                claim_member(p, queue, m, now, c, rows, broken, batch)
             end
         end
     end
     if rate_jobs and #rows > 0 then
         rate_started(p, qk, rate, now, #rows, rate_jobs)
     end
-    claim_counted(p, queue, c, rows, broken)
+    claim_flush(p, queue, c, rows, broken, batch)
     return {rows, broken}
 end
 
