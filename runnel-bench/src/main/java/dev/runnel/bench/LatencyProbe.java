@@ -23,6 +23,8 @@ public final class LatencyProbe {
     static final String URL_VARIABLE = "RUNNEL_LATENCY_URL";
     /** The {@code sent} of the job waiting before the client starts: its latency runs from the start. */
     static final long BEFORE_START = -1;
+    /** The {@code sent} of a background job: worked, not reported. */
+    static final long LOAD = -2;
 
     /** A latency job: when it was inserted, in epoch microseconds, or {@link #BEFORE_START}. */
     public record Args(long sentMicros) implements JobArgs {
@@ -46,12 +48,19 @@ public final class LatencyProbe {
         return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
     }
 
-    /** A client of {@code workers} slots on {@code queue}, at the runtime's defaults otherwise. */
+    /**
+     * A client of {@code workers} slots on {@code queue}, at the runtime's defaults otherwise; the
+     * sink hears of every job but the background ones ({@link #LOAD}).
+     */
     static Runnel client(Driver driver, String queue, int workers, Sink sink) {
         return Runnel.builder()
                 .driver(driver)
                 .queue(queue, workers)
-                .worker(Args.class, job -> sink.started(job.id(), job.args().sentMicros(), nowMicros()))
+                .worker(Args.class, job -> {
+                    if (job.args().sentMicros() != LOAD) {
+                        sink.started(job.id(), job.args().sentMicros(), nowMicros());
+                    }
+                })
                 .build();
     }
 

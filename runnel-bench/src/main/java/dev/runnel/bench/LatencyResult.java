@@ -12,22 +12,29 @@ import java.util.Locale;
  *
  * @param process where the client ran: {@code same} as the inserts, or {@code other}
  */
-public record LatencyResult(String driver, String process, int jobs, double ratePerSec, double p50Ms, double p99Ms,
-        double maxMs, double firstJobMs, double coldFirstJobMs, long duplicates, long missing) {
+public record LatencyResult(String driver, String process, int jobs, double ratePerSec, double loadPerSec,
+        double p50Ms, double p99Ms, double p999Ms, double maxMs, double firstJobMs, double coldFirstJobMs,
+        long duplicates, long missing) {
 
-    /** Targets: p50 under 5 ms, p99 under 20 ms, the first job under 50 ms. */
+    /**
+     * Targets: p50 under 5 ms, p99 at most 10 ms and the slowest job at most 50 ms into an idle
+     * client (p99 at most 20 ms under a background load), the first job after a start under 50 ms.
+     */
     public static final double P50_TARGET_MS = 5;
-    public static final double P99_TARGET_MS = 20;
+    public static final double P99_TARGET_MS = 10;
+    public static final double P99_UNDER_LOAD_TARGET_MS = 20;
+    public static final double MAX_TARGET_MS = 50;
     public static final double FIRST_TARGET_MS = 50;
 
     /** Builds the figures from the latencies of the jobs, in microseconds (sorted here). */
-    static LatencyResult of(String driver, String process, double rate, long[] micros, double firstJobMs,
-            double coldFirstJobMs, long duplicates, long missing) {
+    static LatencyResult of(String driver, String process, double rate, double load, long[] micros,
+            double firstJobMs, double coldFirstJobMs, long duplicates, long missing) {
         long[] sorted = micros.clone();
         Arrays.sort(sorted);
-        return new LatencyResult(driver, process, sorted.length, rate, percentile(sorted, 50) / 1e3,
-                percentile(sorted, 99) / 1e3, sorted.length == 0 ? 0 : sorted[sorted.length - 1] / 1e3, firstJobMs,
-                coldFirstJobMs, duplicates, missing);
+        return new LatencyResult(driver, process, sorted.length, rate, load, percentile(sorted, 50) / 1e3,
+                percentile(sorted, 99) / 1e3, percentile(sorted, 99.9) / 1e3,
+                sorted.length == 0 ? 0 : sorted[sorted.length - 1] / 1e3, firstJobMs, coldFirstJobMs, duplicates,
+                missing);
     }
 
     /** The nearest-rank percentile of sorted values. */
@@ -43,21 +50,37 @@ public record LatencyResult(String driver, String process, int jobs, double rate
         return duplicates == 0 && missing == 0;
     }
 
+    /** The p99 target: {@link #P99_TARGET_MS} into an idle client, {@link #P99_UNDER_LOAD_TARGET_MS} under a load. */
+    public double p99TargetMs() {
+        return loadPerSec > 0 ? P99_UNDER_LOAD_TARGET_MS : P99_TARGET_MS;
+    }
+
+    /** Whether the figures meet the targets: under a load, only the p99's. */
     public boolean targetsMet() {
-        return p50Ms < P50_TARGET_MS && p99Ms < P99_TARGET_MS && firstJobMs < FIRST_TARGET_MS;
+        if (loadPerSec > 0) {
+            return p99Ms <= P99_UNDER_LOAD_TARGET_MS;
+        }
+        return p50Ms < P50_TARGET_MS && p99Ms <= P99_TARGET_MS && maxMs <= MAX_TARGET_MS
+                && firstJobMs < FIRST_TARGET_MS;
     }
 
     String describe() {
-        return String.format(Locale.ROOT, "latency %-8s (%s process): %d jobs at %.0f/s  p50 %.2f ms  p99 %.2f ms"
-                        + "  max %.2f ms  first job %.1f ms (cold JVM %.1f ms)  duplicates %d missing %d  targets %s",
-                driver, process, jobs, ratePerSec, p50Ms, p99Ms, maxMs, firstJobMs, coldFirstJobMs, duplicates, missing,
-                targetsMet() ? "met" : "MISSED");
+        String load = loadPerSec > 0 ? String.format(Locale.ROOT, " beside %.0f jobs/s of load", loadPerSec) : "";
+        return String.format(Locale.ROOT, "latency %-8s (%s process): %d jobs at %.0f/s%s  p50 %.2f ms  p99 %.2f ms"
+                        + "  p99.9 %.2f ms  max %.2f ms  first job %.1f ms (cold JVM %.1f ms)  duplicates %d missing %d"
+                        + "  targets %s",
+                driver, process, jobs, ratePerSec, load, p50Ms, p99Ms, p999Ms, maxMs, firstJobMs, coldFirstJobMs,
+                duplicates, missing, targetsMet() ? "met" : "MISSED");
     }
 
+    /** The driver's JSON line: its figures, with the targets they are held to. */
     JsonLine toJson() {
-        return new JsonLine().put("driver", driver).put("process", process).put("jobs", jobs)
-                .put("rate_per_sec", ratePerSec).put("p50_ms", p50Ms).put("p99_ms", p99Ms).put("max_ms", maxMs)
-                .put("first_job_ms", firstJobMs).put("cold_first_job_ms", coldFirstJobMs).put("duplicates", duplicates).put("missing", missing)
-                .put("exact", exact()).put("targets_met", targetsMet());
+        return new JsonLine().put("bench", "latency").put("driver", driver).put("process", process).put("jobs", jobs)
+                .put("rate_per_sec", ratePerSec).put("load_per_sec", loadPerSec).put("p50_ms", p50Ms)
+                .put("p99_ms", p99Ms).put("p999_ms", p999Ms).put("max_ms", maxMs).put("first_job_ms", firstJobMs)
+                .put("cold_first_job_ms", coldFirstJobMs).put("duplicates", duplicates).put("missing", missing)
+                .put("exact", exact()).put("p50_target_ms", P50_TARGET_MS).put("p99_target_ms", p99TargetMs())
+                .put("max_target_ms", loadPerSec > 0 ? null : (Object) MAX_TARGET_MS)
+                .put("first_job_target_ms", FIRST_TARGET_MS).put("targets_met", targetsMet());
     }
 }

@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,7 +23,10 @@ class LatencyTest {
 
     @Test
     void sqliteInTheSameProcess() throws Exception {
-        check(latency.runSqlite(), "sqlite", "same");
+        LatencyResult r = latency.runSqlite();
+        check(r, "sqlite", "same");
+        assertThat(r.toJson().toString()).contains("\"load_per_sec\":0.000", "\"p99_target_ms\":10.000",
+                "\"max_target_ms\":50.000");
     }
 
     @Test
@@ -36,12 +40,32 @@ class LatencyTest {
         assertThat(r.jobs()).isEqualTo(8);
         assertThat(r.exact()).isTrue();
         assertThat(r.p50Ms()).isPositive().isLessThanOrEqualTo(r.p99Ms());
-        assertThat(r.p99Ms()).isLessThanOrEqualTo(r.maxMs());
+        assertThat(r.p99Ms()).isLessThanOrEqualTo(r.p999Ms());
+        assertThat(r.p999Ms()).isLessThanOrEqualTo(r.maxMs());
         assertThat(r.firstJobMs()).isPositive();
         assertThat(r.coldFirstJobMs()).isPositive();
-        assertThat(Latency.toJson(List.of(r), List.of())).startsWith("{\"bench\":\"latency\"")
-                .contains("\"driver\":\"" + driver + "\"", "\"p50_ms\":", "\"p99_ms\":", "\"max_ms\":", "\"exact\":true",
-                        "\"not_run\":[]");
+        assertThat(Latency.toJsonLines(List.of(r), Map.of())).singleElement().asString()
+                .startsWith("{\"bench\":\"latency\"")
+                .contains("\"driver\":\"" + driver + "\"", "\"p50_ms\":", "\"p99_ms\":", "\"p999_ms\":", "\"max_ms\":",
+                        "\"exact\":true");
+    }
+
+    @Test
+    void underABackgroundLoadOnlyTheMeasuredJobsAreCountedAndEachOnce() throws Exception {
+        Latency loaded = new Latency(new Latency.Options(8, 50, 20, 10, 500, Duration.ofSeconds(60)),
+                new PrintWriter(new StringWriter(), true));
+        LatencyResult r = loaded.runSqlite();
+        check(r, "sqlite", "same");
+        assertThat(r.loadPerSec()).isEqualTo(500);
+        assertThat(r.p99TargetMs()).isEqualTo(LatencyResult.P99_UNDER_LOAD_TARGET_MS);
+        assertThat(r.toJson().toString()).contains("\"load_per_sec\":500.000", "\"p99_target_ms\":20.000",
+                "\"max_target_ms\":null");
+    }
+
+    @Test
+    void aDriverThatCouldNotBeMeasuredHasALineSayingWhyAndNoFigures() {
+        assertThat(Latency.toJsonLines(List.of(), Map.of("postgres", "cannot be reached: refused")))
+                .containsExactly("{\"bench\":\"latency\",\"driver\":\"postgres\",\"not_run\":\"cannot be reached: refused\"}");
     }
 
     @Test
@@ -52,6 +76,7 @@ class LatencyTest {
         }
         assertThat(LatencyResult.percentile(sorted, 50)).isEqualTo(50);
         assertThat(LatencyResult.percentile(sorted, 99)).isEqualTo(99);
+        assertThat(LatencyResult.percentile(sorted, 99.9)).isEqualTo(100);
         assertThat(LatencyResult.percentile(new long[] {7}, 99)).isEqualTo(7);
         assertThat(LatencyResult.percentile(new long[0], 50)).isZero();
     }

@@ -10,7 +10,9 @@ import dev.runnel.bench.Latency;
 import dev.runnel.bench.LatencyResult;
 import dev.runnel.RunnelConnectException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import dev.runnel.driver.Driver;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -63,7 +65,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--latency", description = "Instead, measure the latency from insert to start: jobs inserted one "
             + "at a time into an idle client, on SQLite (same process) and Postgres (another process, woken by "
             + "LISTEN/NOTIFY), and on Redis too (another process, woken by pub/sub) when --database-url names one, in a"
-            + " namespace of its own; ends with a JSON line of p50, p99 and max.")
+            + " namespace of its own; with --json, ends with a JSON line per driver: p50, p99, p99.9 and max.")
     boolean latency;
 
     @Option(names = "--postgres-url", paramLabel = "URL", defaultValue = JobsTableCommand.DEFAULT_POSTGRES_URL,
@@ -83,6 +85,12 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--rate", paramLabel = "R", defaultValue = "" + Latency.DEFAULT_RATE,
             description = "With --latency: jobs inserted per second (default: ${DEFAULT-VALUE}).")
     double rate;
+
+    @Option(names = "--load", paramLabel = "R", defaultValue = "0",
+            description = "With --latency: besides the measured jobs, insert R jobs per second into the same queue"
+                    + " (in bulk every 10 ms), worked by the same client, so that the measured jobs meet a busy"
+                    + " client (default: 0, an idle one).")
+    double load;
 
     @Override
     public Integer call() throws Exception {
@@ -133,13 +141,17 @@ final class BenchCommand implements Callable<Integer> {
         if (!(rate > 0 && rate <= 1_000)) {
             throw new IllegalArgumentException("--rate must be above 0 and at most 1000, was " + rate);
         }
+        if (!(load >= 0 && load <= Latency.MAX_LOAD)) {
+            throw new IllegalArgumentException("--load must be from 0 to " + (long) Latency.MAX_LOAD + ", was " + load);
+        }
         JobsTableCommand.checkUrl("--postgres-url", postgresUrl, true);
         String url = database.resolved();
         boolean redis = url.startsWith("redis://") || url.startsWith("rediss://");
         PrintWriter out = spec.commandLine().getOut();
-        Latency bench = new Latency(new Latency.Options(latencyJobs, rate, latencyWarmup, 10, Duration.ofSeconds(60)), out);
+        Latency bench = new Latency(new Latency.Options(latencyJobs, rate, latencyWarmup, 10, load,
+                Duration.ofSeconds(60)), out);
         List<LatencyResult> results = new ArrayList<>();
-        List<String> notRun = new ArrayList<>();
+        Map<String, String> notRun = new LinkedHashMap<>();
         if (redis) {
             // First, so that a bad URL or a Redis that cannot be reached fails the command before anything ran.
             results.add(bench.runRedis(url));
@@ -148,11 +160,13 @@ final class BenchCommand implements Callable<Integer> {
         try {
             results.add(bench.runPostgres(postgresUrl));
         } catch (RunnelConnectException e) {
-            notRun.add("postgres: cannot be reached: " + e.getMessage());
+            notRun.put("postgres", "cannot be reached: " + e.getMessage());
             out.println("latency postgres: NOT RUN: " + e.getMessage());
         }
 
-        out.println(Latency.toJson(results, notRun));
+        if (json) {
+            Latency.toJsonLines(results, notRun).forEach(out::println);
+        }
         out.flush();
         return results.stream().allMatch(LatencyResult::exact) ? 0 : Main.EXIT_FAILURE;
     }

@@ -78,6 +78,10 @@ final class FetchPacer {
     private boolean lastFull;
     private int emptySignalled;
     private long lastFetch;
+    /** When the claim the signal cooldown counts from began: the last one but an empty poll. */
+    private long signalBase;
+    /** The signal base before the claim in flight, restored if that claim is an empty poll. */
+    private long signalBaseBefore;
     private long nextPoll;
     private int limitedEmpty = LIMITED_RETRIES;
     private long limitCheckedAt;
@@ -93,6 +97,7 @@ final class FetchPacer {
         this.pollInterval = pollInterval.toNanos();
         this.jitter = jitter;
         this.lastFetch = now - this.cooldown;
+        this.signalBase = lastFetch;
         this.nextPoll = now;
         this.limitCheckedAt = now;
     }
@@ -121,10 +126,16 @@ final class FetchPacer {
         return patience;
     }
 
-    /** When an insert signal may start the next claim: {@link #QUICK_COOLDOWN} or the cooldown after the last. */
+    /**
+     * When an insert signal may start the next claim: {@link #QUICK_COOLDOWN} or the cooldown after
+     * the last claim that a signal started or that found jobs. Not after an empty poll: it says
+     * nothing of the signals the cooldown coalesces, and a signal just after it is most likely a
+     * job inserted since, which waited up to the quick cooldown for nothing (once a second per
+     * queue, a job in a few hundred).
+     */
     long signalDueAt() {
         long c = jitter.applyAsLong(cooldown);
-        return lastFetch + (emptySignalled >= 2 ? c : Math.min(QUICK_COOLDOWN, c));
+        return signalBase + (emptySignalled >= 2 ? c : Math.min(QUICK_COOLDOWN, c));
     }
 
     /** When the next claim is due without a signal. */
@@ -135,6 +146,8 @@ final class FetchPacer {
     /** A claim starts at {@code now}. */
     void fetching(long now) {
         lastFetch = now;
+        signalBaseBefore = signalBase;
+        signalBase = now;
         nextPoll = now + jitter.applyAsLong(pollInterval);
     }
 
@@ -145,6 +158,9 @@ final class FetchPacer {
      */
     void claimed(long now, int asked, int got, boolean signalled, boolean limited) {
         countEmpty(got, signalled);
+        if (!signalled && got == 0) {
+            signalBase = signalBaseBefore;
+        }
         // Under a global limit, slots free up as jobs anywhere finish: claim again as this
         // client's own finish, rather than wait for the poll.
         lastFull = got == asked || (limited && got > 0);

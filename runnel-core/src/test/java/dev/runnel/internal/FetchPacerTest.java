@@ -38,15 +38,31 @@ class FetchPacerTest {
         p.claimed(t, 10, 0, true, false);
         assertThat(p.signalDueAt()).as("after two in a row: the whole cooldown").isEqualTo(t + 100 * MS);
 
+        long signalled = t;
         t += 200 * MS;
         p.fetching(t);
         p.claimed(t, 10, 0, false, false);
-        assertThat(p.signalDueAt()).as("an empty poll neither counts nor clears").isEqualTo(t + 100 * MS);
+        assertThat(p.signalDueAt()).as("an empty poll neither counts nor clears, nor delays a signal")
+                .isEqualTo(signalled + 100 * MS);
 
         t += 200 * MS;
         p.fetching(t);
         p.claimed(t, 10, 3, true, false);
         assertThat(p.signalDueAt()).as("a claim that got jobs clears the count").isEqualTo(t + 5 * MS);
+    }
+
+    @Test
+    void aSignalJustAfterAnEmptyPollIsDueAtOnceButOneAfterAPollThatFoundJobsWaits() {
+        FetchPacer p = pacer(0);
+        long t = 1_000 * MS;
+        p.fetching(t);
+        p.claimed(t, 10, 0, false, false);
+        assertThat(p.signalDueAt()).as("after an empty poll").isLessThanOrEqualTo(t);
+
+        t += 1_000 * MS;
+        p.fetching(t);
+        p.claimed(t, 10, 2, false, false);
+        assertThat(p.signalDueAt()).as("after a poll that found jobs").isEqualTo(t + 5 * MS);
     }
 
     @Test

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -307,13 +308,16 @@ public abstract class RescueConformance extends DriverConformance {
         Await.until("the leader to lead", leader::isLeader);
         long id = leader.insert(new TestArgs("kills its process", 1), InsertOptions.builder().queue("deadly").build()).id();
         List<KillableDriver> cuts = new ArrayList<>();
+        // Each victim's job runs until the test is over, as in a process that is gone; then it
+        // returns, so that stopping the victims does not wait out their stop timeout.
+        CountDownLatch over = new CountDownLatch(1);
         for (int round = 1; round <= 3; round++) {
             KillableDriver cut = new KillableDriver(driver);
             cuts.add(cut);
             CountDownLatch running = new CountDownLatch(1);
             started(client().driver(cut).clientId("victim-" + round).queue("deadly", 1).worker(TestArgs.class, job -> {
                 running.countDown();
-                Thread.sleep(60_000);
+                over.await(60, TimeUnit.SECONDS);
             }));
             running.await();
             cut.kill();
@@ -326,5 +330,6 @@ public abstract class RescueConformance extends DriverConformance {
         assertThat(row.attemptedBy()).containsExactly("victim-1", "victim-2", "victim-3");
         assertThat(row.lastError().orElseThrow().message()).contains("rescued 3 times");
         cuts.forEach(KillableDriver::revive);
+        over.countDown();
     }
 }
