@@ -279,7 +279,8 @@ local function place(p, id)
     return j
 end
 
--- Runs `command key` over items (for ZADD, score-member pairs), in calls of at most BULK arguments:
+-- Runs `command key` over items (for ZADD, score-member pairs; without a key, as for DEL, the items
+-- are the keys), in calls of at most BULK arguments:
 -- one call writes a whole batch's entries into a set, where one call per job paid the script's
 -- per-call cost (converting arguments and reply, looking up the command) again for each job,
 -- which was more than half of the server's time per job. BULK is even, so that pairs stay whole,
@@ -288,7 +289,11 @@ local BULK = 4000
 local function bulk(command, key, items)
     local n = #items
     for s = 1, n, BULK do
-        redis.call(command, key, unpack(items, s, math.min(s + BULK - 1, n)))
+        if key then
+            redis.call(command, key, unpack(items, s, math.min(s + BULK - 1, n)))
+        else
+            redis.call(command, unpack(items, s, math.min(s + BULK - 1, n)))
+        end
     end
 end
 
@@ -419,10 +424,12 @@ local CLAIMED = {'kind', 'args', 'priority', 'attempt', 'max_attempts', 'attempt
                  'scheduled_at', 'errors', 'metadata', 'tags', 'output', 'snoozes', 'unique_key', 'unique_states',
                  'queue', 'sk', 'limit_key', 'attempted_by_n'}
 
--- A claim's writes to sets, made once for the whole batch by claim_flush (bulk): taken holds the
--- members removed from the queue's available set, ids the ids removed from s:available.
+-- A claim's writes to sets, made once for the whole batch by claim_flush (bulk): the members taken
+-- from the queue's available set and their ids; at most once, the ids leaving 'all' and the job
+-- hashes deleted; at least once, the ids entering the running sets and s:running's and running's
+-- entries.
 local function claim_batch()
-    return {taken = {}, ids = {}, gone = {}, deleted = {}, running = {}, by_time = {}}
+    return {taken = {}, ids = {}, gone = {}, deleted = {}, started = {}, running = {}, by_time = {}}
 end
 
 -- Claims the job of member m of queue's available set at now for client c (c.id, c.json), at most
@@ -469,6 +476,7 @@ local function claim_member(p, queue, m, now, c, rows, broken, batch)
         v[6] = by
         redis.call('HSET', jk, 'state', 'running', 'attempt', attempt, 'attempted_at', now,
             'attempted_by', by, 'attempted_by_n', n, 'holder', c.id)
+        batch.started[#batch.started + 1] = id
         local r = batch.running
         r[#r + 1] = id
         r[#r + 1] = id
@@ -493,21 +501,10 @@ local function claim_flush(p, queue, c, rows, broken, batch)
     bulk('ZREM', p .. 'avail:' .. queue, batch.taken)
     bulk('ZREM', p .. 's:available', batch.ids)
     bulk('ZREM', p .. 'all', batch.gone)
-    if #batch.deleted > 0 then
-        for s = 1, #batch.deleted, BULK do
-            redis.call('DEL', unpack(batch.deleted, s, math.min(s + BULK - 1, #batch.deleted)))
-        end
-    end
-    if #batch.running > 0 then
-        bulk('ZADD', p .. 's:running', batch.running)
-        bulk('ZADD', p .. 'running', batch.by_time)
-        local run = p .. 'run:' .. c.id
-        local ids = {}
-        for i = 1, #batch.running, 2 do
-            ids[#ids + 1] = batch.running[i]
-        end
-        bulk('SADD', run, ids)
-    end
+    bulk('DEL', nil, batch.deleted)
+    bulk('ZADD', p .. 's:running', batch.running)
+    bulk('ZADD', p .. 'running', batch.by_time)
+    bulk('SADD', p .. 'run:' .. c.id, batch.started)
     local taken = #rows + #broken
     if taken > 0 then
         count(p, 'available', queue, -taken)

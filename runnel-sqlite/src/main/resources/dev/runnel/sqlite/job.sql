@@ -295,7 +295,10 @@ WHERE id IN (
   AND EXISTS (SELECT 1 FROM runnel_leader WHERE leader_id = :leader_id AND expires_at > :now);
 
 -- name: JobIdRange
-SELECT min(id), max(id) FROM runnel_job;
+-- Each bound in a query of its own: SQLite reads min(id) or max(id) alone from the end of the
+-- rowid b-tree, but both in one SELECT scan the whole table (80 to 110 ms on a million jobs, the
+-- writer held for it at every cleaner round while the 1M burndown ran).
+SELECT (SELECT min(id) FROM runnel_job), (SELECT max(id) FROM runnel_job);
 
 -- name: JobCreatedAtFrom
 -- The first job from id :id on, and when it was created: one probe of SqliteDriver.createdBefore.
