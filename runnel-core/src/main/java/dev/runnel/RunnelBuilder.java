@@ -40,6 +40,13 @@ public final class RunnelBuilder {
     public static final int MAX_ARGS_BYTES = ArgsCodec.MAX_ARGS_BYTES;
     /** Default {@link #fetchPollInterval}: 1 s. */
     public static final Duration DEFAULT_FETCH_POLL_INTERVAL = Duration.ofSeconds(1);
+    /**
+     * Default {@link #fetchSafetyPollInterval}: 10 s. An idle client of 50 queues then claims 5
+     * times a second instead of 50, and 20 such clients cost one Postgres a few hundredths of what
+     * polling every second did (docs/benchmarks.md, the idle cluster); a job whose notification
+     * never came (a row inserted by hand, not through Runnel) waits at most this long.
+     */
+    public static final Duration DEFAULT_FETCH_SAFETY_POLL_INTERVAL = Duration.ofSeconds(10);
     /** Default {@link #fetchCooldown}: 100 ms. */
     public static final Duration DEFAULT_FETCH_COOLDOWN = Duration.ofMillis(100);
     /** Default {@link #jobTimeout}: 1 minute. */
@@ -106,6 +113,7 @@ public final class RunnelBuilder {
             JobState.DISCARDED, DEFAULT_DISCARDED_RETENTION));
     private Clock clock = Clock.systemUTC();
     private Duration fetchPollInterval = DEFAULT_FETCH_POLL_INTERVAL;
+    private Duration fetchSafetyPollInterval = DEFAULT_FETCH_SAFETY_POLL_INTERVAL;
     private Duration fetchCooldown = DEFAULT_FETCH_COOLDOWN;
     private Duration jobTimeout = DEFAULT_JOB_TIMEOUT;
     private Duration schedulerInterval = DEFAULT_SCHEDULER_INTERVAL;
@@ -372,9 +380,26 @@ public final class RunnelBuilder {
         return this;
     }
 
-    /** How often each producer looks for jobs when nothing wakes it (jittered up to 10%). */
+    /**
+     * How often each producer looks for jobs when nothing wakes it (jittered up to 10%), unless the
+     * driver's notifications are known to arrive (see {@link #fetchSafetyPollInterval}). Default 1 s.
+     */
     public RunnelBuilder fetchPollInterval(Duration interval) {
         this.fetchPollInterval = positive("fetchPollInterval", interval);
+        return this;
+    }
+
+    /**
+     * How often each producer looks for jobs while the driver's notifications are known to arrive
+     * (on Postgres, while the client's LISTEN connection is up): every write through Runnel that
+     * makes jobs available notifies, so this poll is only a safety net. When the connection is
+     * lost the producers poll at {@link #fetchPollInterval} again, and when it is back they fetch
+     * at once. The longer of the two intervals is used; set it to {@link #fetchPollInterval}'s
+     * value to poll at that interval always. Drivers that cannot tell (SQLite, Redis) poll at
+     * {@link #fetchPollInterval}. Default {@link #DEFAULT_FETCH_SAFETY_POLL_INTERVAL}.
+     */
+    public RunnelBuilder fetchSafetyPollInterval(Duration interval) {
+        this.fetchSafetyPollInterval = positive("fetchSafetyPollInterval", interval);
         return this;
     }
 
@@ -574,7 +599,8 @@ public final class RunnelBuilder {
         ClientConfig config = new ClientConfig(clientId, clock, withExecutors(), units, listeners,
                 new Hooks(insertMiddleware, workMiddleware, errorHandler), codec, runtimeListeners, jobCountInterval,
                 periodicJobs.values().stream().map(job -> PeriodicEncoding.encoded(job, codec)).toList(),
-                retryPolicy, fetchPollInterval, fetchCooldown, jobTimeout, schedulerInterval, stopTimeout,
+                retryPolicy, fetchPollInterval, fetchSafetyPollInterval, fetchCooldown, jobTimeout, schedulerInterval,
+                stopTimeout,
                 completerBatchSize, completerFlushInterval, heartbeatInterval, heartbeatTimeout, leaderLease,
                 rescueThreshold, cleanerInterval, retention, autoMigrate, stopOnShutdown);
         if (autoMigrate) {

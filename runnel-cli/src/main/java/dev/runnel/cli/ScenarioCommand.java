@@ -9,6 +9,6 @@ import picocli.CommandLine.Command;
 @Command(name = "scenario", mixinStandardHelpOptions = true,
         description = "Run one of the measuring scenarios and print its figures.",
         subcommands = {EmbeddedLatencyCommand.class, SqliteContentionCommand.class, JobsTableCommand.class,
-                LinksScenarioCommand.class})
+                LinksScenarioCommand.class, IdleClusterCommand.class})
 final class ScenarioCommand {
 }

@@ -359,11 +359,27 @@ public interface Driver extends AutoCloseable {
     // ---- notifications ----
 
     /**
+     * A message of {@link #listenInserts}: notifications arrive from now on, after the driver's
+     * first listening connection and after each reconnection. A client that hears it fetches at
+     * once (whatever became available while none arrived) and then polls only as a safety net.
+     * A driver that never says it is polled at the fetch poll interval throughout.
+     */
+    String LISTENING = "\u0002listening";
+
+    /**
+     * A message of {@link #listenInserts}: notifications stopped arriving (the listening
+     * connection was lost); the client polls at its fetch poll interval until {@link #LISTENING}.
+     */
+    String NOT_LISTENING = "\u0002not listening";
+
+    /**
      * Subscribes to the cluster's notifications: {@code queueInserted} receives a queue name each
      * time jobs become available in it anywhere (inserted, scheduled, retried, or their queue
      * resumed), and a control message, which starts with a control character (no queue name holds
-     * one), when a cancel was requested of a running job. One channel serves both, so a client
-     * keeps one listening connection. Only when {@link #supportsListenNotify()}.
+     * one): {@link #LISTENING} and {@link #NOT_LISTENING} as the listening connection comes and
+     * goes, where the driver can tell, and any other when a cancel was requested of a running job.
+     * One channel serves all, so a client keeps one listening connection. Only when
+     * {@link #supportsListenNotify()}.
      */
     default AutoCloseable listenInserts(Consumer<String> queueInserted) {
         throw new UnsupportedOperationException(name() + " has no listen/notify");

@@ -39,6 +39,7 @@ public record ClientConfig(
         List<PeriodicJob> periodicJobs,
         RetryPolicy retryPolicy,
         Duration fetchPollInterval,
+        Duration fetchSafetyPollInterval,
         Duration fetchCooldown,
         Duration jobTimeout,
         Duration schedulerInterval,

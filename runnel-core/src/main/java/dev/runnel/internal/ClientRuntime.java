@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +34,8 @@ public final class ClientRuntime {
     private final Elector elector;
     private final List<Service> maintenance = new ArrayList<>();
     private final Map<String, Producer> producers = new LinkedHashMap<>();
+    /** Whether the driver's notifications arrive now: it said {@link Driver#LISTENING} last. */
+    private final AtomicBoolean listening = new AtomicBoolean();
     private final Completer completer;
     private final DeadlineWatcher deadlines;
     private final CancelWatcher cancels;
@@ -62,10 +65,11 @@ public final class ClientRuntime {
         JobRunner runner = new JobRunner(config.units(), config.clock(), config.jobTimeout(), config.retryPolicy(),
                 config.hooks(), config.codec());
         ClaimClock claimClock = new ClaimClock(config.clock());
+        SharedQueueList queueList = new SharedQueueList(driver::queueList, FetchPacer.LIMIT_CHECK_IDLE);
         config.queues().forEach((queue, q) -> producers.put(queue, new Producer(new Producer.Config(queue,
-                q.maxWorkers(), config.fetchPollInterval(), config.fetchCooldown(), config.clientId(), q.atMostOnce(),
-                q.limited(), q.executorOrDefault()),
-                driver, runner, completer, config.clock(), claimClock, runtimeListeners)));
+                q.maxWorkers(), config.fetchPollInterval(), config.fetchSafetyPollInterval(), config.fetchCooldown(),
+                config.clientId(), q.atMostOnce(), q.limited(), q.executorOrDefault()),
+                driver, queueList, listening::get, runner, completer, config.clock(), claimClock, runtimeListeners)));
         this.deadlines = new DeadlineWatcher(List.copyOf(producers.values()));
         this.cancels = new CancelWatcher(driver, List.copyOf(producers.values()));
     }
@@ -139,7 +143,14 @@ public final class ClientRuntime {
      * holds one): a cancel was requested somewhere.
      */
     private void notified(String payload) {
-        if (!payload.isEmpty() && Character.isISOControl(payload.charAt(0))) {
+        if (payload.equals(Driver.LISTENING)) {
+            // Each producer fetches once, for what became available while nothing was heard.
+            listening.set(true);
+            wakeAll();
+        } else if (payload.equals(Driver.NOT_LISTENING)) {
+            listening.set(false);
+            producers.values().forEach(Producer::pollSoon);
+        } else if (!payload.isEmpty() && Character.isISOControl(payload.charAt(0))) {
             cancels.wakeUp();
         } else {
             wake(payload);

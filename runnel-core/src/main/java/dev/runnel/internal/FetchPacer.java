@@ -74,6 +74,7 @@ final class FetchPacer {
 
     private final long cooldown;
     private final long pollInterval;
+    private final long safetyPollInterval;
     private final LongUnaryOperator jitter;
     private boolean lastFull;
     private int emptySignalled;
@@ -86,15 +87,21 @@ final class FetchPacer {
     private int limitedEmpty = LIMITED_RETRIES;
     private long limitCheckedAt;
 
-    /** A pacer whose first claim is due at {@code now}, with {@link #jittered} jitter. */
-    FetchPacer(Duration cooldown, Duration pollInterval, long now) {
-        this(cooldown, pollInterval, now, FetchPacer::jittered);
+    /**
+     * A pacer whose first claim is due at {@code now}, with {@link #jittered} jitter; it polls every
+     * {@code pollInterval}, or every {@code safetyPollInterval} (if longer) while the client hears
+     * notifications.
+     */
+    FetchPacer(Duration cooldown, Duration pollInterval, Duration safetyPollInterval, long now) {
+        this(cooldown, pollInterval, safetyPollInterval, now, FetchPacer::jittered);
     }
 
     /** A pacer with {@code jitter} applied to every cooldown and poll interval (tests pass their own). */
-    FetchPacer(Duration cooldown, Duration pollInterval, long now, LongUnaryOperator jitter) {
+    FetchPacer(Duration cooldown, Duration pollInterval, Duration safetyPollInterval, long now,
+            LongUnaryOperator jitter) {
         this.cooldown = cooldown.toNanos();
         this.pollInterval = pollInterval.toNanos();
+        this.safetyPollInterval = Math.max(this.pollInterval, safetyPollInterval.toNanos());
         this.jitter = jitter;
         this.lastFetch = now - this.cooldown;
         this.signalBase = lastFetch;
@@ -143,12 +150,20 @@ final class FetchPacer {
         return nextPoll;
     }
 
-    /** A claim starts at {@code now}. */
-    void fetching(long now) {
+    /** The client stopped hearing notifications at {@code now}: the next poll is due within the poll interval. */
+    void pollWithin(long now) {
+        nextPoll = Math.min(nextPoll, now + jitter.applyAsLong(pollInterval));
+    }
+
+    /**
+     * A claim starts at {@code now}; {@code listening}: the client hears notifications of every job
+     * made available, so the next poll is only a safety net, due after the safety poll interval.
+     */
+    void fetching(long now, boolean listening) {
         lastFetch = now;
         signalBaseBefore = signalBase;
         signalBase = now;
-        nextPoll = now + jitter.applyAsLong(pollInterval);
+        nextPoll = now + jitter.applyAsLong(listening ? safetyPollInterval : pollInterval);
     }
 
     /**

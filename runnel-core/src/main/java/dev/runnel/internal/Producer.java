@@ -2,13 +2,17 @@ package dev.runnel.internal;
 
 import dev.runnel.JobRow;
 import dev.runnel.QueueExecutor;
+import dev.runnel.QueueRow;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobCancelRequestedParams;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * Fetches jobs for one queue into its free worker slots, on a platform thread of its own: the loop
@@ -24,8 +28,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class Producer implements Service {
     /** A producer's settings, validated by the client builder. */
-    public record Config(String queue, int maxWorkers, Duration pollInterval, Duration cooldown, String clientId,
-            boolean atMostOnce, boolean limited, QueueExecutor executor) {}
+    public record Config(String queue, int maxWorkers, Duration pollInterval, Duration safetyPollInterval,
+            Duration cooldown, String clientId, boolean atMostOnce, boolean limited, QueueExecutor executor) {}
 
     /** What made a fetch due. */
     private enum Due { POLL, SIGNAL, STOP }
@@ -36,21 +40,31 @@ public final class Producer implements Service {
     private final JobLauncher launcher;
     private final RuntimeListeners listeners;
     private final FetchPacer pacer;
+    private final BooleanSupplier listening;
     private volatile boolean insertSignal;
     private volatile boolean releaseSignal;
+    private volatile boolean pollSoon;
     private volatile boolean stopping;
     private volatile Thread loop;
 
-    public Producer(Config config, Driver driver, JobRunner runner, Completer completer, Clock clock,
-            ClaimClock claimClock, RuntimeListeners listeners) {
+    /**
+     * @param queues the queues' settings, which the claimer reads now and then to learn whether its
+     *     queue has a limit: the client's {@link SharedQueueList}, one reading for all its producers
+     * @param listening whether the client hears the driver's notifications now ({@link Driver#LISTENING}):
+     *     then the poll is only a safety net, at {@link Config#safetyPollInterval}
+     */
+    public Producer(Config config, Driver driver, Supplier<List<QueueRow>> queues, BooleanSupplier listening,
+            JobRunner runner, Completer completer, Clock clock, ClaimClock claimClock, RuntimeListeners listeners) {
         this.config = config;
         this.listeners = listeners;
         this.slots = new Slots(config.maxWorkers());
         this.claimer = new Claimer(config.queue(), config.clientId(), config.atMostOnce(), config.limited(), claimClock,
-                driver::jobClaim, driver::jobClaimRecover, driver::queueList);
+                driver::jobClaim, driver::jobClaimRecover, queues);
         this.launcher = new JobLauncher(config.queue(), config.atMostOnce(), config.executor(), slots, runner,
                 completer, clock, ids -> driver.jobCancelRequested(new JobCancelRequestedParams(ids)));
-        this.pacer = new FetchPacer(config.cooldown(), config.pollInterval(), System.nanoTime());
+        this.listening = listening;
+        this.pacer = new FetchPacer(config.cooldown(), config.pollInterval(), config.safetyPollInterval(),
+                System.nanoTime());
     }
 
     @Override
@@ -87,6 +101,19 @@ public final class Producer implements Service {
     public void signalRelease() {
         releaseSignal = true;
         signalInsert();
+    }
+
+    /**
+     * The client stopped hearing notifications: the next poll is due within the fetch poll
+     * interval, not the safety poll interval it was set for. Claims nothing now (the connections
+     * may be going through the same loss). Never waits: a flag and an unpark.
+     */
+    void pollSoon() {
+        pollSoon = true;
+        Thread t = loop;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
     }
 
     /** The attempts in flight, for deadlines and cancellation. */
@@ -178,7 +205,7 @@ public final class Producer implements Service {
     /** Claims up to {@code free} jobs and launches them. */
     private void claim(int free, boolean signalled) {
         long now = System.nanoTime();
-        pacer.fetching(now);
+        pacer.fetching(now, listening.getAsBoolean());
         Claimer.Claimed claimed = claimer.claim(free);
         long after = System.nanoTime();
         if (claimed == null) {
@@ -235,6 +262,10 @@ public final class Producer implements Service {
                 return Due.SIGNAL;
             }
             long now = System.nanoTime();
+            if (pollSoon) {
+                pollSoon = false;
+                pacer.pollWithin(now);
+            }
             long pollAt = pacer.pollDueAt();
             if (now - pollAt >= 0) {
                 insertSignal = false;

@@ -11,10 +11,11 @@ class FetchPacerTest {
     private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final Duration COOLDOWN = Duration.ofMillis(100);
     private static final Duration POLL = Duration.ofSeconds(1);
+    private static final Duration SAFETY = Duration.ofSeconds(10);
 
     /** No jitter: every wait is exactly its setting. */
     private static FetchPacer pacer(long now) {
-        return new FetchPacer(COOLDOWN, POLL, now, d -> d);
+        return new FetchPacer(COOLDOWN, POLL, SAFETY, now, d -> d);
     }
 
     @Test
@@ -29,24 +30,24 @@ class FetchPacerTest {
     void aSignalWaitsTheQuickCooldownUntilTwoSignalledClaimsInARowFoundNothing() {
         FetchPacer p = pacer(0);
         long t = 1_000 * MS;
-        p.fetching(t);
+        p.fetching(t, false);
         p.claimed(t, 10, 0, true, false);
         assertThat(p.signalDueAt()).as("after one empty signalled claim").isEqualTo(t + 5 * MS);
 
         t += 10 * MS;
-        p.fetching(t);
+        p.fetching(t, false);
         p.claimed(t, 10, 0, true, false);
         assertThat(p.signalDueAt()).as("after two in a row: the whole cooldown").isEqualTo(t + 100 * MS);
 
         long signalled = t;
         t += 200 * MS;
-        p.fetching(t);
+        p.fetching(t, false);
         p.claimed(t, 10, 0, false, false);
         assertThat(p.signalDueAt()).as("an empty poll neither counts nor clears, nor delays a signal")
                 .isEqualTo(signalled + 100 * MS);
 
         t += 200 * MS;
-        p.fetching(t);
+        p.fetching(t, false);
         p.claimed(t, 10, 3, true, false);
         assertThat(p.signalDueAt()).as("a claim that got jobs clears the count").isEqualTo(t + 5 * MS);
     }
@@ -55,34 +56,59 @@ class FetchPacerTest {
     void aSignalJustAfterAnEmptyPollIsDueAtOnceButOneAfterAPollThatFoundJobsWaits() {
         FetchPacer p = pacer(0);
         long t = 1_000 * MS;
-        p.fetching(t);
+        p.fetching(t, false);
         p.claimed(t, 10, 0, false, false);
         assertThat(p.signalDueAt()).as("after an empty poll").isLessThanOrEqualTo(t);
 
         t += 1_000 * MS;
-        p.fetching(t);
+        p.fetching(t, false);
         p.claimed(t, 10, 2, false, false);
         assertThat(p.signalDueAt()).as("after a poll that found jobs").isEqualTo(t + 5 * MS);
     }
 
     @Test
+    void whileTheClientHearsNotificationsThePollIsTheSafetyNetAndWithoutThemThePollInterval() {
+        FetchPacer p = pacer(0);
+        long t = 1_000 * MS;
+        p.fetching(t, true);
+        p.claimed(t, 10, 0, false, false);
+        assertThat(p.pollDueAt()).as("listening").isEqualTo(t + 10_000 * MS);
+
+        t += 10_000 * MS;
+        p.fetching(t, false);
+        p.claimed(t, 10, 0, false, false);
+        assertThat(p.pollDueAt()).as("not listening").isEqualTo(t + 1_000 * MS);
+
+        p.fetching(t, true);
+        p.pollWithin(t + 2_000 * MS);
+        assertThat(p.pollDueAt()).as("after the notifications stopped").isEqualTo(t + 3_000 * MS);
+        p.pollWithin(t + 2_500 * MS);
+        assertThat(p.pollDueAt()).as("never later than it was").isEqualTo(t + 3_000 * MS);
+
+        FetchPacer shorter = new FetchPacer(COOLDOWN, POLL, Duration.ofMillis(10), 0, d -> d);
+        shorter.fetching(t, true);
+        assertThat(shorter.pollDueAt()).as("a safety poll shorter than the poll interval: the poll interval")
+                .isEqualTo(t + 1_000 * MS);
+    }
+
+    @Test
     void theQuickCooldownIsNeverLongerThanTheCooldown() {
-        FetchPacer p = new FetchPacer(Duration.ofMillis(2), POLL, 0, d -> d);
-        p.fetching(50 * MS);
+        FetchPacer p = new FetchPacer(Duration.ofMillis(2), POLL, SAFETY, 0, d -> d);
+        p.fetching(50 * MS, false);
         assertThat(p.signalDueAt()).isEqualTo(52 * MS);
     }
 
     @Test
     void aFullClaimRefillsOnceHalfTheRoomIsFree() {
         FetchPacer p = pacer(0);
-        p.fetching(0);
+        p.fetching(0, false);
         p.claimed(0, 10, 10, false, false);
         assertThat(p.refilling()).isTrue();
         assertThat(FetchPacer.refillWanted(10)).isEqualTo(5);
         assertThat(FetchPacer.refillWanted(1)).isEqualTo(1);
         assertThat(FetchPacer.refillWanted(510)).isEqualTo(255);
 
-        p.fetching(MS);
+        p.fetching(MS, false);
         p.claimed(MS, 10, 9, false, false);
         assertThat(p.refilling()).as("a claim short of full means the queue is drained").isFalse();
     }
@@ -91,7 +117,7 @@ class FetchPacerTest {
     void shortJobsWaitTheCooldownForTheRefillAndLongJobsOneMillisecond() {
         FetchPacer p = pacer(0);
         long fetched = 1_000 * MS;
-        p.fetching(fetched);
+        p.fetching(fetched, false);
         p.claimed(fetched, 10, 10, false, false);
         assertThat(p.refillPatience(fetched + 2 * MS, 100_000)).as("short jobs, freed soon after the claim")
                 .isEqualTo(100 * MS);
@@ -101,8 +127,8 @@ class FetchPacerTest {
                 .isEqualTo(MS);
         assertThat(p.refillPatience(fetched + 19 * MS, 19 * MS)).as("just under both").isEqualTo(100 * MS);
 
-        FetchPacer quick = new FetchPacer(Duration.ofNanos(300_000), POLL, 0, d -> d);
-        quick.fetching(fetched);
+        FetchPacer quick = new FetchPacer(Duration.ofNanos(300_000), POLL, SAFETY, 0, d -> d);
+        quick.fetching(fetched, false);
         assertThat(quick.refillPatience(fetched + 30 * MS, 30 * MS)).as("never longer than the cooldown")
                 .isEqualTo(300_000);
     }
@@ -110,9 +136,9 @@ class FetchPacerTest {
     @Test
     void aFailedClaimIsRetriedAfterItsBackoffNotAsARefill() {
         FetchPacer p = pacer(0);
-        p.fetching(0);
+        p.fetching(0, false);
         p.claimed(0, 10, 10, false, false);
-        p.fetching(5 * MS);
+        p.fetching(5 * MS, false);
         p.failed(6 * MS, 200 * MS);
         assertThat(p.refilling()).isFalse();
         assertThat(p.pollDueAt()).isEqualTo(206 * MS);
@@ -121,9 +147,9 @@ class FetchPacerTest {
     @Test
     void aRecoveryIsFollowedByAnOrdinaryWait() {
         FetchPacer p = pacer(0);
-        p.fetching(0);
+        p.fetching(0, false);
         p.claimed(0, 10, 10, false, false);
-        p.fetching(MS);
+        p.fetching(MS, false);
         p.recovered(10, false);
         assertThat(p.refilling()).as("the lost claim's size says nothing of the queue").isFalse();
         assertThat(p.pollDueAt()).isEqualTo(MS + 1_000 * MS);
@@ -133,22 +159,22 @@ class FetchPacerTest {
     void aLimitedClaimIsRetriedEveryTenMillisecondsAHundredTimesAfterOneThatGotJobs() {
         FetchPacer p = pacer(0);
         long t = 0;
-        p.fetching(t);
+        p.fetching(t, false);
         p.claimed(t, 10, 0, false, true);
         assertThat(p.pollDueAt()).as("an idle limited queue polls as any queue").isEqualTo(1_000 * MS);
 
-        p.fetching(t);
+        p.fetching(t, false);
         p.claimed(t, 10, 2, false, true);
         assertThat(p.refilling()).as("slots free as jobs anywhere end: claim again as ours do").isTrue();
         assertThat(p.pollDueAt()).isEqualTo(10 * MS);
         for (int i = 1; i <= FetchPacer.LIMITED_RETRIES; i++) {
             t += 10 * MS;
-            p.fetching(t);
+            p.fetching(t, false);
             p.claimed(t, 10, 0, false, true);
             assertThat(p.pollDueAt()).as("empty limited claim %d", i).isEqualTo(t + 10 * MS);
         }
         t += 10 * MS;
-        p.fetching(t);
+        p.fetching(t, false);
         p.claimed(t, 10, 0, false, true);
         assertThat(p.pollDueAt()).as("past the retries: the poll interval").isEqualTo(t + 1_000 * MS);
     }
@@ -169,8 +195,8 @@ class FetchPacerTest {
 
     @Test
     void theCooldownAndThePollCarryJitter() {
-        FetchPacer p = new FetchPacer(COOLDOWN, POLL, 0, d -> d + d / 10);
-        p.fetching(0);
+        FetchPacer p = new FetchPacer(COOLDOWN, POLL, SAFETY, 0, d -> d + d / 10);
+        p.fetching(0, false);
         assertThat(p.pollDueAt()).isEqualTo(1_100 * MS);
         p.claimed(0, 10, 0, true, false);
         p.claimed(0, 10, 0, true, false);

@@ -385,6 +385,7 @@ final class PostgresJobs {
             q.setArray(ps, ERRORS, c.createArrayOf("text", errors));
             q.setObject(ps, ATTEMPT_DELTAS, attemptDeltas);
             q.setArray(ps, OUTPUTS, c.createArrayOf("text", outputs));
+            q.setString(ps, CHANNEL, schema.channel());
             return JdbcIds.read(ps, n);
         }
     }

@@ -1,5 +1,6 @@
 package dev.runnel.postgres;
 
+import dev.runnel.driver.Driver;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -15,7 +16,9 @@ import org.slf4j.LoggerFactory;
  * Listens on one channel over a dedicated connection, never one of the pool's working
  * connections, and hands each notification's payload (a queue name) to a consumer on a platform
  * daemon thread. A lost connection is reopened with exponential backoff and jitter; notifications
- * sent while it was down are lost, which the producers' polling covers.
+ * sent while it was down are lost: the consumer is told {@link Driver#NOT_LISTENING} when the
+ * connection goes and {@link Driver#LISTENING} when it is (back) in place, so that clients poll
+ * meanwhile and fetch once it returns.
  */
 final class PostgresListener implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresListener.class);
@@ -74,6 +77,7 @@ final class PostgresListener implements AutoCloseable {
         PostgresListener listener = new PostgresListener(source, channel, description, loss, consumer, onClose);
         try {
             listener.connect();
+            listener.tell(Driver.LISTENING);
         } catch (SQLException e) {
             LOG.warn("Postgres listener for {} cannot connect yet, will retry: {}", description,
                     PostgresConnections.rootMessage(e));
@@ -111,6 +115,7 @@ final class PostgresListener implements AutoCloseable {
                     LOG.debug("Postgres listener for {} is listening again", description);
                     loss.working();
                     backoff = BACKOFF_FIRST_MILLIS;
+                    tell(Driver.LISTENING);
                 }
                 PGNotification[] arrived = notifications.getNotifications(POLL_MILLIS);
                 if (arrived != null && arrived.length > 0) {
@@ -125,6 +130,9 @@ final class PostgresListener implements AutoCloseable {
             } catch (SQLException | RuntimeException e) {
                 if (stopping) {
                     break;
+                }
+                if (connection != null) {
+                    tell(Driver.NOT_LISTENING);
                 }
                 closeQuietly(connection, false);
                 connection = null;
@@ -146,11 +154,15 @@ final class PostgresListener implements AutoCloseable {
 
     private void deliver(PGNotification[] arrived) {
         for (PGNotification n : arrived) {
-            try {
-                consumer.accept(n.getParameter());
-            } catch (RuntimeException e) {
-                LOG.warn("insert listener failed for queue {}", n.getParameter(), e);
-            }
+            tell(n.getParameter());
+        }
+    }
+
+    private void tell(String message) {
+        try {
+            consumer.accept(message);
+        } catch (RuntimeException e) {
+            LOG.warn("insert listener failed for {}", message, e);
         }
     }
 

@@ -320,8 +320,10 @@ RETURNING j.id;
 -- an interrupted attempt, which also gives it back, is retryable) counts itself under "snoozes",
 -- which Job.snoozes() reads. A job whose cancel was requested while it ran ends cancelled, at the request's
 -- time, whatever else its attempt ended in short of completing: the request may have reached its
--- client only after the worker had failed. The ids written come back. Times are in
--- microseconds, errors JSON objects, outputs JSON.
+-- client only after the worker had failed. The ids written come back, and each queue in which a job
+-- became available (a snooze of no time) is notified, as for an insert: a client that hears
+-- notifications polls only as a safety net. Times are in microseconds, errors JSON objects, outputs JSON.
+WITH updated AS (
 UPDATE {schema}.runnel_job j
 SET state = CASE WHEN j.cancel_requested_at IS NOT NULL AND batch.state IN ('available', 'scheduled', 'retryable')
                  THEN 'cancelled' ELSE batch.state END::{schema}.runnel_job_state,
@@ -342,7 +344,11 @@ FROM unnest(:ids::bigint[], :attempts::integer[], :attempted_at::bigint[], :clie
 WHERE j.id = batch.id AND j.state = 'running' AND j.attempt = batch.attempt
   AND j.attempted_at = timestamptz 'epoch' + batch.attempted_at / 1000000 * interval '1 second' + batch.attempted_at % 1000000 * interval '1 microsecond'
   AND j.attempted_by[cardinality(j.attempted_by)] = batch.client_id
-RETURNING j.id;
+RETURNING j.id, j.state, j.queue
+)
+SELECT id FROM updated
+WHERE (SELECT count(pg_notify(:channel, q.queue))
+       FROM (SELECT DISTINCT queue FROM updated WHERE state = 'available') AS q) >= 0;
 
 -- name: JobReinsertMany
 -- Writes back jobs an at-most-once claim deleted, under their own ids, once their attempt failed

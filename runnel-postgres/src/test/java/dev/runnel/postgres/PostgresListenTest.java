@@ -6,6 +6,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.runnel.JobState;
 import dev.runnel.Migrator;
+import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobInsertTxParams;
 import dev.runnel.driver.JobScheduleParams;
@@ -35,6 +36,12 @@ class PostgresListenTest {
     @RegisterExtension
     final PostgresTestSchema db = new PostgresTestSchema();
     private final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+    private final BlockingQueue<String> control = new LinkedBlockingQueue<>();
+
+    /** Queue names go to {@link #heard}; the listener's word on its connection to {@link #control}. */
+    private void hear(String message) {
+        (message.equals(Driver.LISTENING) || message.equals(Driver.NOT_LISTENING) ? control : heard).add(message);
+    }
 
     private static JobInsertParams job(String queue, JobState state, Instant scheduledAt) {
         return PostgresIsolationTest.job(queue, state, scheduledAt);
@@ -52,7 +59,7 @@ class PostgresListenTest {
         try (PostgresDriver listening = migrated(PostgresTestSchema.driver(schema));
                 PostgresDriver sameSchema = PostgresTestSchema.driver(schema);
                 PostgresDriver otherDriver = migrated(PostgresTestSchema.driver(otherSchema));
-                AutoCloseable _ = listening.listenInserts(heard::add)) {
+                AutoCloseable _ = listening.listenInserts(this::hear)) {
             otherDriver.jobInsertMany(List.of(job("from_other_schema", JobState.AVAILABLE, T0)));
             sameSchema.jobInsertMany(List.of(job("emails", JobState.AVAILABLE, T0), job("emails", JobState.AVAILABLE, T0),
                     job("billing", JobState.AVAILABLE, T0)));
@@ -67,7 +74,7 @@ class PostgresListenTest {
 
     @Test
     void scheduledJobsAreAnnouncedWhenTheyBecomeAvailableNotWhenInserted() throws Exception {
-        try (PostgresDriver driver = migrated(db.newDriver()); AutoCloseable _ = driver.listenInserts(heard::add)) {
+        try (PostgresDriver driver = migrated(db.newDriver()); AutoCloseable _ = driver.listenInserts(this::hear)) {
             driver.jobInsertMany(List.of(job("later", JobState.SCHEDULED, T0.plusSeconds(60))));
             assertThat(heard.poll(QUIET_MS, TimeUnit.MILLISECONDS)).isNull();
             assertThat(driver.jobScheduleDue(new JobScheduleParams(T0.plusSeconds(60), 100))).isEqualTo(1);
@@ -77,7 +84,7 @@ class PostgresListenTest {
 
     @Test
     void transactionalInsertsAreAnnouncedOnlyOnCommit() throws Exception {
-        try (PostgresDriver driver = migrated(db.newDriver()); AutoCloseable _ = driver.listenInserts(heard::add);
+        try (PostgresDriver driver = migrated(db.newDriver()); AutoCloseable _ = driver.listenInserts(this::hear);
                 Connection tx = db.connection()) {
             tx.setAutoCommit(false);
             driver.jobInsertManyTx(new JobInsertTxParams(tx, List.of(job("rolled_back", JobState.AVAILABLE, T0))));
@@ -92,8 +99,11 @@ class PostgresListenTest {
 
     @Test
     void reconnectsAfterLosingItsConnection() throws Exception {
-        try (PostgresDriver driver = migrated(db.newDriver()); AutoCloseable _ = driver.listenInserts(heard::add)) {
+        try (PostgresDriver driver = migrated(db.newDriver()); AutoCloseable _ = driver.listenInserts(this::hear)) {
+            assertThat(control.poll()).as("said once its connection is in place").isEqualTo(Driver.LISTENING);
             assertThat(terminateListener(db.current())).isEqualTo(1);
+            assertThat(control.poll(ARRIVES_MS, TimeUnit.MILLISECONDS)).isEqualTo(Driver.NOT_LISTENING);
+            assertThat(control.poll(ARRIVES_MS, TimeUnit.MILLISECONDS)).isEqualTo(Driver.LISTENING);
             // Notifications sent while it is away are lost by design: insert until one is heard.
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
             String got = null;
@@ -110,7 +120,7 @@ class PostgresListenTest {
         String schema = db.create();
         try (PostgresDriver driver = migrated(PostgresDriver.builder().url(PostgresTestSchema.URL).schema(schema)
                         .socketTimeout(Duration.ofSeconds(1)).build());
-                AutoCloseable _ = driver.listenInserts(heard::add)) {
+                AutoCloseable _ = driver.listenInserts(this::hear)) {
             List<Integer> before = listenerPids(schema);
             assertThat(before).hasSize(1);
             // Its waits for notifications replace the socket timeout: idle, it is not taken for lost.
@@ -138,7 +148,7 @@ class PostgresListenTest {
     @Test
     void closingStopsTheThreadAndReleasesTheConnection() throws Exception {
         try (PostgresDriver driver = migrated(db.newDriver())) {
-            AutoCloseable subscription = driver.listenInserts(heard::add);
+            AutoCloseable subscription = driver.listenInserts(this::hear);
             assertThat(listenerBackends(db.current())).isEqualTo(1);
             assertThat(listenerThreads()).isNotEmpty();
             subscription.close();
@@ -151,7 +161,7 @@ class PostgresListenTest {
             assertThat(listenerBackends(db.current())).isZero();
 
             // Closing the driver closes listeners it still has.
-            driver.listenInserts(heard::add);
+            driver.listenInserts(this::hear);
             assertThat(listenerThreads()).isNotEmpty();
         }
         assertThat(listenerThreads()).isEmpty();
@@ -168,7 +178,7 @@ class PostgresListenTest {
         config.setMaximumPoolSize(2);
         try (HikariDataSource app = new HikariDataSource(config)) {
             try (PostgresDriver driver = migrated(PostgresDriver.builder().dataSource(app).schema(schema).build());
-                    AutoCloseable _ = driver.listenInserts(heard::add)) {
+                    AutoCloseable _ = driver.listenInserts(this::hear)) {
                 driver.jobInsertMany(List.of(job("pooled", JobState.AVAILABLE, T0)));
                 assertThat(heard.poll(ARRIVES_MS, TimeUnit.MILLISECONDS)).isEqualTo("pooled");
             }

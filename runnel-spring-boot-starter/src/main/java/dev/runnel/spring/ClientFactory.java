@@ -65,6 +65,7 @@ final class ClientFactory {
         set("runnel.client-id", p.getClientId(), b::clientId);
         set("runnel.job-timeout", p.getJobTimeout(), b::jobTimeout);
         set("runnel.fetch-poll-interval", p.getFetchPollInterval(), b::fetchPollInterval);
+        set("runnel.fetch-safety-poll-interval", p.getFetchSafetyPollInterval(), b::fetchSafetyPollInterval);
         set("runnel.fetch-cooldown", p.getFetchCooldown(), b::fetchCooldown);
         set("runnel.scheduler-interval", p.getSchedulerInterval(), b::schedulerInterval);
         set("runnel.heartbeat-interval", p.getHeartbeatInterval(), b::heartbeatInterval);

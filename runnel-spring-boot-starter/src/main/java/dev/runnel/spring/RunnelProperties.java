@@ -66,6 +66,12 @@ public class RunnelProperties {
     private Duration stopTimeout;
     /** How often each queue looks for jobs when nothing wakes it. Default 1s. */
     private Duration fetchPollInterval;
+    /**
+     * How often each queue looks for jobs while the client hears the database's notifications
+     * (Postgres LISTEN): only a safety net, since every write through Runnel that makes jobs
+     * available notifies. Default 10s.
+     */
+    private Duration fetchSafetyPollInterval;
     /** The least time between two fetches triggered by inserts. Default 100ms. */
     private Duration fetchCooldown;
     /** How often the leader makes due scheduled and retryable jobs available and enqueues periodic jobs. Default 1s. */
@@ -175,6 +181,14 @@ public class RunnelProperties {
 
     public void setFetchPollInterval(Duration fetchPollInterval) {
         this.fetchPollInterval = fetchPollInterval;
+    }
+
+    public Duration getFetchSafetyPollInterval() {
+        return fetchSafetyPollInterval;
+    }
+
+    public void setFetchSafetyPollInterval(Duration fetchSafetyPollInterval) {
+        this.fetchSafetyPollInterval = fetchSafetyPollInterval;
     }
 
     public Duration getFetchCooldown() {

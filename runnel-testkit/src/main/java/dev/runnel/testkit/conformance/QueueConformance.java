@@ -59,8 +59,10 @@ public abstract class QueueConformance extends DriverConformance {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         Runnel runnel = started(client().queue("default", 5).listener(events).runtimeListener(claims)
-                // Slow polls: only a claim made after the resume can run the waiting job.
+                // Slow polls: only a claim made after the resume can run the waiting job. Polls
+                // even while the client hears notifications: the test counts them.
                 .fetchPollInterval(Duration.ofMillis(300))
+                .fetchSafetyPollInterval(Duration.ofMillis(300))
                 .worker(TestArgs.class, job -> {
                     if (job.args().name().equals("running")) {
                         started.countDown();

@@ -1,0 +1,61 @@
+package dev.runnel.cli;
+
+import dev.runnel.bench.IdleCluster;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code runnel scenario idle-cluster}: what clients with nothing to do cost one Postgres. */
+@Command(name = "idle-cluster", mixinStandardHelpOptions = true,
+        description = "Start --clients clients of --queues queues each on one Postgres (a schema of its own), insert"
+                + " nothing, and report what they cost while idle: the server's statements a second and CPU, and the"
+                + " clients' CPU.")
+final class IdleClusterCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--database-url", paramLabel = "URL", defaultValue = JobsTableCommand.DEFAULT_POSTGRES_URL,
+            description = "The Postgres (default: ${DEFAULT-VALUE}).")
+    String url;
+
+    @Option(names = "--clients", paramLabel = "C", defaultValue = "20",
+            description = "Clients, each with a driver of its own (default: ${DEFAULT-VALUE}).")
+    int clients;
+
+    @Option(names = "--queues", paramLabel = "Q", defaultValue = "50",
+            description = "Queues per client (default: ${DEFAULT-VALUE}).")
+    int queues;
+
+    @Option(names = "--settle", paramLabel = "D", converter = DurationConverter.class, defaultValue = "5s",
+            description = "How long the clients run before the measured window (default: ${DEFAULT-VALUE}).")
+    Duration settle;
+
+    @Option(names = "--duration", paramLabel = "D", converter = DurationConverter.class, defaultValue = "30s",
+            description = "The measured window (default: ${DEFAULT-VALUE}).")
+    Duration duration;
+
+    @Option(names = "--json", description = "End with one JSON line of the figures.")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        JobsTableCommand.checkUrl("--database-url", url, true);
+        Flags.between("--clients", clients, 1, 40);
+        Flags.between("--queues", queues, 1, 1_000);
+        if (duration.compareTo(Duration.ofSeconds(1)) < 0 || settle.isNegative()) {
+            throw new IllegalArgumentException("--duration must be at least 1s and --settle at least 0s");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        IdleCluster.Result result = new IdleCluster(new IdleCluster.Options(url, clients, queues, settle, duration), out)
+                .run();
+        if (json) {
+            out.println(result.toJson());
+        }
+        out.flush();
+        return 0;
+    }
+}

@@ -1,0 +1,160 @@
+package dev.runnel.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.runnel.InsertOptions;
+import dev.runnel.JobArgs;
+import dev.runnel.JobState;
+import dev.runnel.Runnel;
+import dev.runnel.RuntimeListener;
+import dev.runnel.testkit.Await;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * While a client hears its driver's notifications it polls only at its safety poll interval (here
+ * an hour), and every job made available through Runnel still starts at once: inserted by another
+ * client, made due by the scheduler, retried, or in a resumed queue. When its listening connection
+ * is cut it polls at the fetch poll interval again, and finds at once what no one announced.
+ */
+class PostgresSafetyPollTest {
+    @RegisterExtension
+    final PostgresTestSchema db = new PostgresTestSchema();
+
+    record Ping(String name) implements JobArgs {
+        @Override
+        public String kind() {
+            return "ping";
+        }
+    }
+
+    private final Set<String> started = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger claims = new AtomicInteger();
+    private PostgresDriver workerDriver;
+    private PostgresDriver otherDriver;
+    private Runnel worker;
+    private Runnel other;
+
+    @AfterEach
+    void stop() {
+        for (Runnel r : new Runnel[] {worker, other}) {
+            if (r != null) {
+                r.stop(Duration.ofSeconds(5));
+            }
+        }
+        for (PostgresDriver d : new PostgresDriver[] {workerDriver, otherDriver}) {
+            if (d != null) {
+                d.close();
+            }
+        }
+    }
+
+    /** A worker client polling every 50 ms unless it hears notifications, then every hour. */
+    private void start() {
+        String schema = db.create();
+        workerDriver = PostgresTestSchema.driver(schema);
+        otherDriver = PostgresTestSchema.driver(schema);
+        worker = Runnel.builder().driver(workerDriver).autoMigrate(true).clientId("worker")
+                .fetchPollInterval(Duration.ofMillis(50))
+                .fetchSafetyPollInterval(Duration.ofHours(1))
+                .schedulerInterval(Duration.ofMillis(50))
+                // A failed attempt waits an hour, so that only the retry below makes it available.
+                .retryPolicy(attempt -> Duration.ofHours(1))
+                .queue("q", 5)
+                .worker(Ping.class, job -> {
+                    if (job.args().name().startsWith("fail-once") && job.attempt() == 1) {
+                        throw new IllegalStateException("first attempt fails");
+                    }
+                    started.add(job.args().name());
+                })
+                .runtimeListener(new RuntimeListener() {
+                    @Override
+                    public void claimed(String queue, int requested, int claimed, Duration took) {
+                        claims.incrementAndGet();
+                    }
+                })
+                .build();
+        worker.start();
+        // Inserts, retries and pauses from another client, which works nothing.
+        other = Runnel.builder().driver(otherDriver).build();
+    }
+
+    @Test
+    void aListeningClientPollsOnlyAtItsSafetyIntervalAndStartsEveryAnnouncedJobAtOnce() throws Exception {
+        start();
+        other.insert(new Ping("inserted"), InsertOptions.builder().queue("q").build());
+        Await.until("the inserted job to start", () -> started.contains("inserted"));
+
+        // Idle: at the 50 ms poll this would be 20 claims a second; listening, none but a signal's.
+        int before = claims.get();
+        Thread.sleep(1_000);
+        assertThat(claims.get() - before).as("claims in an idle second").isLessThanOrEqualTo(2);
+
+        other.insert(new Ping("scheduled"), InsertOptions.builder().queue("q")
+                .scheduledAt(java.time.Instant.now().plusMillis(300)).build());
+        Await.until("the scheduled job to start once due", () -> started.contains("scheduled"));
+
+        other.insert(new Ping("fail-once"), InsertOptions.builder().queue("q").build());
+        long failing = jobId("fail-once");
+        Await.until("the failed attempt to be stored", () -> state(failing) == JobState.RETRYABLE);
+        other.jobs().retry(failing);
+        Await.until("the retried job to start", () -> started.contains("fail-once"));
+
+        other.queues().pause("q");
+        other.insert(new Ping("paused"), InsertOptions.builder().queue("q").build());
+        other.queues().resume("q");
+        Await.until("the job of the resumed queue to start", () -> started.contains("paused"));
+    }
+
+    @Test
+    void whenItsListeningConnectionIsCutItPollsAgainAndFindsWhatNoOneAnnounced() throws Exception {
+        start();
+        other.insert(new Ping("first"), InsertOptions.builder().queue("q").build());
+        Await.until("the first job to start", () -> started.contains("first"));
+
+        // Made available behind Runnel's back: no notification, so the listening client waits for its hour.
+        long quiet = other.insert(new Ping("unannounced"), InsertOptions.builder().queue("q")
+                .scheduledAt(java.time.Instant.now().plus(Duration.ofDays(1))).build()).id();
+        try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(
+                "UPDATE runnel_job SET state = 'available', scheduled_at = now() WHERE id = ?")) {
+            ps.setLong(1, quiet);
+            assertThat(ps.executeUpdate()).isEqualTo(1);
+        }
+        int before = claims.get();
+        Thread.sleep(500);
+        assertThat(claims.get()).as("no poll while listening").isEqualTo(before);
+        assertThat(state(quiet)).isEqualTo(JobState.AVAILABLE);
+
+        try (Connection c = PostgresTestSchema.admin(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                        + " WHERE application_name = 'runnel-listener " + db.current() + "'")) {
+            rs.next();
+            assertThat(rs.getInt(1)).as("listening connections cut").isGreaterThanOrEqualTo(1);
+        }
+        Await.until("the unannounced job to start once the client polls again", () -> started.contains("unannounced"));
+    }
+
+    private long jobId(String name) throws Exception {
+        try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT id FROM runnel_job WHERE args ->> 'name' = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private JobState state(long id) {
+        return other.jobs().get(id).orElseThrow().state();
+    }
+}
