@@ -41,12 +41,10 @@ public final class RunnelBuilder {
     /** Default {@link #fetchPollInterval}: 1 s. */
     public static final Duration DEFAULT_FETCH_POLL_INTERVAL = Duration.ofSeconds(1);
     /**
-     * Default {@link #fetchSafetyPollInterval}: 10 s. An idle client of 50 queues then claims 5
-     * times a second instead of 50, and 20 such clients cost one Postgres a few hundredths of what
-     * polling every second did (docs/benchmarks.md, the idle cluster); a job whose notification
-     * never came (a row inserted by hand, not through Runnel) waits at most this long.
+     * Default {@link #fetchSafetyPollInterval}: none ({@link Duration#ZERO}), so each producer polls
+     * at {@link #fetchPollInterval} whether or not it hears notifications.
      */
-    public static final Duration DEFAULT_FETCH_SAFETY_POLL_INTERVAL = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_FETCH_SAFETY_POLL_INTERVAL = Duration.ZERO;
     /** Default {@link #fetchCooldown}: 100 ms. */
     public static final Duration DEFAULT_FETCH_COOLDOWN = Duration.ofMillis(100);
     /** Default {@link #jobTimeout}: 1 minute. */
@@ -390,13 +388,19 @@ public final class RunnelBuilder {
     }
 
     /**
-     * How often each producer looks for jobs while the driver's notifications are known to arrive
-     * (on Postgres, while the client's LISTEN connection is up): every write through Runnel that
-     * makes jobs available notifies, so this poll is only a safety net. When the connection is
-     * lost the producers poll at {@link #fetchPollInterval} again, and when it is back they fetch
-     * at once. The longer of the two intervals is used; set it to {@link #fetchPollInterval}'s
-     * value to poll at that interval always. Drivers that cannot tell (SQLite, Redis) poll at
-     * {@link #fetchPollInterval}. Default {@link #DEFAULT_FETCH_SAFETY_POLL_INTERVAL}.
+     * How often each producer of an unlimited queue looks for jobs while the driver's
+     * notifications are known to arrive (on Postgres, while the client's LISTEN connection is up):
+     * every write through Runnel that makes jobs available notifies, so this poll is only a safety
+     * net, and idle clients cost the database a fraction of what polling every
+     * {@link #fetchPollInterval} does (20 clients of 50 idle queues: 1.6% of a core with 30 s, 22%
+     * polling every second; docs/benchmarks.md). When the connection is lost the producers poll at
+     * {@link #fetchPollInterval} again, and when it is back they fetch at once. The longer of the
+     * two intervals is used. What waits for the safety poll: rows made available behind Runnel's
+     * back, and a global, rate or per-key limit given at runtime to a queue that had none, which
+     * the queue's producers learn of at their next poll. Queues with limits always poll at
+     * {@link #fetchPollInterval}, since room under a limit frees without a notification. Drivers
+     * that cannot tell whether notifications arrive (SQLite, Redis) poll at
+     * {@link #fetchPollInterval}. Default: none, every producer polls at {@link #fetchPollInterval}.
      */
     public RunnelBuilder fetchSafetyPollInterval(Duration interval) {
         this.fetchSafetyPollInterval = positive("fetchSafetyPollInterval", interval);

@@ -34,8 +34,12 @@ public final class IdleCluster {
     /** Connections in each client's pool. */
     static final int CLIENT_POOL = 2;
 
-    /** @param settle how long the clients run before the measured window: their start, first claims and election */
-    public record Options(String url, int clients, int queues, Duration settle, Duration duration) {}
+    /**
+     * @param settle how long the clients run before the measured window: their start, first claims and election
+     * @param safetyPoll each client's {@code fetchSafetyPollInterval}; empty for the runtime's default
+     */
+    public record Options(String url, int clients, int queues, Duration settle, Duration duration,
+            Optional<Duration> safetyPoll) {}
 
     /** What the idle window cost. */
     public record Result(int clients, int queues, double seconds, long statements, double statementsPerSec,
@@ -98,6 +102,7 @@ public final class IdleCluster {
                     Driver own = PostgresDriver.builder().url(db.url()).maxPoolSize(CLIENT_POOL).build();
                     drivers.add(own);
                     RunnelBuilder builder = Runnel.builder().driver(own).clientId("idle-" + c);
+                    options.safetyPoll().ifPresent(builder::fetchSafetyPollInterval);
                     for (int q = 0; q < options.queues(); q++) {
                         builder.queue("idle_" + q, 10);
                     }

@@ -38,6 +38,11 @@ final class IdleClusterCommand implements Callable<Integer> {
             description = "The measured window (default: ${DEFAULT-VALUE}).")
     Duration duration;
 
+    @Option(names = "--fetch-safety-poll-interval", paramLabel = "D", converter = DurationConverter.class,
+            description = "Each client's poll interval for queues without limits while it hears notifications (default:"
+                    + " none, the runtime's default: every queue polls at the fetch poll interval).")
+    Duration safetyPoll;
+
     @Option(names = "--json", description = "End with one JSON line of the figures.")
     boolean json;
 
@@ -49,8 +54,12 @@ final class IdleClusterCommand implements Callable<Integer> {
         if (duration.compareTo(Duration.ofSeconds(1)) < 0 || settle.isNegative()) {
             throw new IllegalArgumentException("--duration must be at least 1s and --settle at least 0s");
         }
+        if (safetyPoll != null && !safetyPoll.isPositive()) {
+            throw new IllegalArgumentException("--fetch-safety-poll-interval must be above 0, was " + safetyPoll);
+        }
         PrintWriter out = spec.commandLine().getOut();
-        IdleCluster.Result result = new IdleCluster(new IdleCluster.Options(url, clients, queues, settle, duration), out)
+        IdleCluster.Result result = new IdleCluster(new IdleCluster.Options(url, clients, queues, settle, duration,
+                java.util.Optional.ofNullable(safetyPoll)), out)
                 .run();
         if (json) {
             out.println(result.toJson());

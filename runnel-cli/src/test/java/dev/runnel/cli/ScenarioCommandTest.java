@@ -39,6 +39,17 @@ class ScenarioCommandTest {
         exitsTwoWithOneLine(run("bench", "--latency", "--latency-jobs", "0"), "--latency-jobs");
         exitsTwoWithOneLine(run("bench", "--latency", "--latency-warmup", "-1"), "--latency-warmup");
         exitsTwoWithOneLine(run("bench", "--latency", "--postgres-url", "sqlite://x.db"), "--postgres-url");
+        exitsTwoWithOneLine(run("bench", "--latency", "--load", "-1"), "--load");
+    }
+
+    @Test
+    void idleClusterRejectsBadFlagsBeforeStartingAnything() {
+        exitsTwoWithOneLine(run("scenario", "idle-cluster", "--database-url", "sqlite://x.db"), "--database-url");
+        exitsTwoWithOneLine(run("scenario", "idle-cluster", "--clients", "0"), "--clients");
+        exitsTwoWithOneLine(run("scenario", "idle-cluster", "--queues", "0"), "--queues");
+        exitsTwoWithOneLine(run("scenario", "idle-cluster", "--duration", "0s"), "--duration");
+        exitsTwoWithOneLine(run("scenario", "idle-cluster", "--fetch-safety-poll-interval", "0s"),
+                "--fetch-safety-poll-interval");
     }
 
     @Test

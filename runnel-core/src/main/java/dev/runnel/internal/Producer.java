@@ -205,7 +205,8 @@ public final class Producer implements Service {
     /** Claims up to {@code free} jobs and launches them. */
     private void claim(int free, boolean signalled) {
         long now = System.nanoTime();
-        pacer.fetching(now, listening.getAsBoolean());
+        // A limited queue polls at the poll interval: room under a limit frees with no notification.
+        pacer.fetching(now, listening.getAsBoolean() && !claimer.limited());
         Claimer.Claimed claimed = claimer.claim(free);
         long after = System.nanoTime();
         if (claimed == null) {

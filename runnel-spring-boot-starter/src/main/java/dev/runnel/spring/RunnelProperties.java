@@ -67,9 +67,9 @@ public class RunnelProperties {
     /** How often each queue looks for jobs when nothing wakes it. Default 1s. */
     private Duration fetchPollInterval;
     /**
-     * How often each queue looks for jobs while the client hears the database's notifications
-     * (Postgres LISTEN): only a safety net, since every write through Runnel that makes jobs
-     * available notifies. Default 10s.
+     * How often each queue without limits looks for jobs while the client hears the database's
+     * notifications (Postgres LISTEN): only a safety net, since every write through Runnel that
+     * makes jobs available notifies. Default: none, the fetch poll interval throughout.
      */
     private Duration fetchSafetyPollInterval;
     /** The least time between two fetches triggered by inserts. Default 100ms. */
