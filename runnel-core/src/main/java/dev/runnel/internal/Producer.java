@@ -48,10 +48,8 @@ public final class Producer implements Service {
     private volatile Thread loop;
 
     /**
-     * @param queues the queues' settings, which the claimer reads now and then to learn whether its
-     *     queue has a limit: the client's {@link SharedQueueList}, one reading for all its producers
-     * @param listening whether the client hears the driver's notifications now ({@link Driver#LISTENING}):
-     *     then the poll is only a safety net, at {@link Config#safetyPollInterval}
+     * @param queues the queues' settings, read now and then for the queue's limits: the client's {@link SharedQueueList}
+     * @param listening whether the client hears the driver's notifications now ({@link Driver#LISTENING})
      */
     public Producer(Config config, Driver driver, Supplier<List<QueueRow>> queues, BooleanSupplier listening,
             JobRunner runner, Completer completer, Clock clock, ClaimClock claimClock, RuntimeListeners listeners) {
@@ -85,6 +83,10 @@ public final class Producer implements Service {
      */
     public void signalInsert() {
         insertSignal = true;
+        unparkLoop();
+    }
+
+    private void unparkLoop() {
         Thread t = loop;
         if (t != null) {
             LockSupport.unpark(t);
@@ -93,10 +95,8 @@ public final class Producer implements Service {
 
     /**
      * This client stored an outcome that may have released jobs of this queue (a workflow's next
-     * task, a sequence's next job): fetch at once, without the quick cooldown an insert signal
-     * waits out. Each step of a chain of tasks would otherwise wait for it (5 ms a step, where the
-     * job took 0.4 ms), and one client's own release is never one of the many signals that the
-     * cooldown is there to coalesce. Never waits: two flags and an unpark.
+     * task): fetch at once, without the quick cooldown, which would cost each step of a chain 5 ms
+     * and coalesces nothing here. Never waits: two flags and an unpark.
      */
     public void signalRelease() {
         releaseSignal = true;
@@ -104,16 +104,12 @@ public final class Producer implements Service {
     }
 
     /**
-     * The client stopped hearing notifications: the next poll is due within the fetch poll
-     * interval, not the safety poll interval it was set for. Claims nothing now (the connections
-     * may be going through the same loss). Never waits: a flag and an unpark.
+     * The client stopped hearing notifications: the next poll is due within the poll interval,
+     * not the safety poll interval. Claims nothing now (the pool may be losing its connections too).
      */
     void pollSoon() {
         pollSoon = true;
-        Thread t = loop;
-        if (t != null) {
-            LockSupport.unpark(t);
-        }
+        unparkLoop();
     }
 
     /** The attempts in flight, for deadlines and cancellation. */
