@@ -64,7 +64,7 @@ public final class BenchDatabase implements AutoCloseable {
                 pg.close();
                 throw e;
             }
-            return new BenchDatabase(pg, own, new PostgresServerStats(pg.dataSource()), schema);
+            return new BenchDatabase(pg, own, new PostgresServerStats(pg.dataSource(), schema), schema);
         }
         if (url.startsWith("redis://") || url.startsWith("rediss://")) {
             // A namespace of the run's own, dropped afterwards through its own sets of keys.

@@ -117,6 +117,7 @@ public final class Drain {
             Map<Long, Double> serverBefore = serverReportedBefore >= 0 ? Map.of()
                     : server.processName().map(ProcCpu::byCommand).orElse(Map.of());
             double[] workerBefore = children.stream().mapToDouble(c -> ProcCpu.millis(c.process.pid())).toArray();
+            Optional<ServerStats.Writes> writesBefore = server.writes();
 
             long start = System.nanoTime();
             children.forEach(c -> c.send("go"));
@@ -179,6 +180,9 @@ public final class Drain {
                 workedDuplicates += Long.parseLong(done.split(" ")[1]);
                 c.process.waitFor(30, TimeUnit.SECONDS);
             }
+            // Read once the workers' connections are gone: their backends report what they wrote at exit.
+            Thread.sleep(writesBefore.isPresent() ? 500 : 0);
+            Optional<ServerStats.Writes> writes = writesBefore.flatMap(b -> server.writes().map(a -> a.minus(b)));
             Audit audit = audit(queue, inserted, survivors, killed == null ? null : killed.clientId);
             return new DrainResult(driver.name(), BenchJobs.mode(options.delivery()), options.jobs(), options.processes(), options.threads(),
                     options.cooldown().toNanos() / 1e6, seconds, options.jobs() / seconds,
@@ -191,7 +195,10 @@ public final class Drain {
                     options.globalLimit() > 0 ? options.globalLimit() : null,
                     options.limited() ? RunSpans.mostAtOnce(spanFiles(survivors), false) : null,
                     options.perKey() > 0 ? options.perKey() : null,
-                    options.perKey() > 0 ? RunSpans.mostAtOnce(spanFiles(survivors), true) : null);
+                    options.perKey() > 0 ? RunSpans.mostAtOnce(spanFiles(survivors), true) : null,
+                    writes.map(w -> (double) w.walBytes() / options.jobs()).orElse(null),
+                    writes.map(w -> (double) w.updated() / options.jobs()).orElse(null),
+                    writes.map(w -> w.updated() == 0 ? 0.0 : 100.0 * w.hotUpdated() / w.updated()).orElse(null));
         } finally {
             for (Child c : children) {
                 c.process.destroyForcibly();

@@ -15,6 +15,9 @@ import java.util.Locale;
  * @param killedWorker the client id of the worker JVM that was SIGKILLed mid-drain, or null
  * @param repeatsOfKilled jobs that ran twice because the killed worker was running them: the only
  *     repeats allowed
+ * @param walBytesPerJob the server's WAL bytes per job over the drain (Postgres; null elsewhere)
+ * @param rowUpdatesPerJob row versions the drain's updates wrote to the job table, per job
+ * @param hotUpdatePct the share of those updates that were HOT (no index entry written), in percent
  */
 public record DrainResult(
         String driver,
@@ -40,7 +43,10 @@ public record DrainResult(
         Integer globalLimit,
         Integer maxRunning,
         Integer perKeyLimit,
-        Integer maxRunningPerKey) {
+        Integer maxRunningPerKey,
+        Double walBytesPerJob,
+        Double rowUpdatesPerJob,
+        Double hotUpdatePct) {
 
     /**
      * Whether every job was stored completed, and worked exactly once at attempt 1, but for the
@@ -69,6 +75,10 @@ public record DrainResult(
         out.printf(Locale.ROOT, "%-26s %s%n", "server CPU ms/job",
                 serverCpuMsPerJob == null ? "n/a (in-process)" : String.format(Locale.ROOT, "%.4f", serverCpuMsPerJob));
         out.printf(Locale.ROOT, "%-26s %.4f%n", "total CPU ms/job", cpuMsPerJob());
+        if (walBytesPerJob != null) {
+            out.printf(Locale.ROOT, "%-26s %.0f WAL bytes, %.2f row updates (%.0f%% HOT)%n", "server writes/job",
+                    walBytesPerJob, rowUpdatesPerJob, hotUpdatePct);
+        }
         if (killedWorker != null) {
             out.printf(Locale.ROOT, "%-26s %s; %d of its jobs ran again elsewhere%n", "SIGKILLed worker", killedWorker,
                     repeatsOfKilled);
@@ -84,6 +94,10 @@ public record DrainResult(
                 duplicates, missing, attemptNotOne, notCompleted);
     }
 
+    private static String figure(Double value, String format) {
+        return value == null ? "null" : String.format(Locale.ROOT, format, value);
+    }
+
     public String toJson() {
         return String.format(Locale.ROOT, "{\"driver\":\"%s\",\"mode\":\"%s\",\"jobs\":%d,\"processes\":%d,\"threads\":%d,"
                         + "\"cooldown_ms\":%.3f,\"seconds\":%.3f,\"jobs_per_sec\":%.1f,\"statements_per_job\":%s,"
@@ -92,6 +106,7 @@ public record DrainResult(
                         + "\"duplicates\":%d,\"missing\":%d,\"attempt_not_one\":%d,\"not_completed\":%d,"
                         + "\"killed_worker\":%s,\"repeats_of_killed\":%d,\"global_limit\":%s,\"max_running\":%s,"
                         + "\"per_key_limit\":%s,\"max_running_per_key\":%s,"
+                        + "\"wal_bytes_per_job\":%s,\"row_updates_per_job\":%s,\"hot_update_pct\":%s,"
                         + "\"exact\":%b%s}",
                 driver, mode, jobs, processes, threads, cooldownMs, seconds, jobsPerSec,
                 statementsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", statementsPerJob),
@@ -99,7 +114,8 @@ public record DrainResult(
                 workerCpuMsPerJob, serverCpuMsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", serverCpuMsPerJob),
                 cpuMsPerJob(), duplicates, missing, attemptNotOne, notCompleted,
                 killedWorker == null ? "null" : "\"" + killedWorker.replace("\"", "'") + "\"", repeatsOfKilled,
-                globalLimit, maxRunning, perKeyLimit, maxRunningPerKey, exact(),
+                globalLimit, maxRunning, perKeyLimit, maxRunningPerKey, figure(walBytesPerJob, "%.1f"),
+                figure(rowUpdatesPerJob, "%.4f"), figure(hotUpdatePct, "%.1f"), exact(),
                 statementsNote == null ? "" : ",\"statements_note\":\"" + statementsNote.replace("\"", "'") + "\"");
     }
 }

@@ -1,6 +1,7 @@
 package dev.runnel.bench;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -18,9 +19,41 @@ public final class PostgresServerStats implements ServerStats {
             + "PostgreSQL, and run again (the drain creates the extension itself)";
 
     private final DataSource dataSource;
+    /** The schema of the run's job table, for {@link #writes()}; null for none. */
+    private final String schema;
 
     public PostgresServerStats(DataSource dataSource) {
+        this(dataSource, null);
+    }
+
+    public PostgresServerStats(DataSource dataSource, String schema) {
         this.dataSource = dataSource;
+        this.schema = schema;
+    }
+
+    /**
+     * The server's WAL bytes and the job table's row versions so far. Backends report their
+     * counts when their transaction ends and at exit, so a reading after the workers' connections
+     * closed holds all they wrote.
+     */
+    @Override
+    public Optional<Writes> writes() {
+        if (schema == null) {
+            return Optional.empty();
+        }
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT (SELECT wal_bytes FROM pg_stat_wal)::bigint, coalesce(s.n_tup_ins, 0), coalesce(s.n_tup_upd, 0),"
+                        + " coalesce(s.n_tup_hot_upd, 0), coalesce(s.n_tup_del, 0)"
+                        + " FROM (SELECT 1) AS one LEFT JOIN pg_stat_user_tables s"
+                        + " ON s.schemaname = ? AND s.relname = 'runnel_job'")) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return Optional.of(new Writes(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)));
+            }
+        } catch (SQLException e) {
+            return Optional.empty(); // a server before 14 has no pg_stat_wal: the drain says n/a
+        }
     }
 
     @Override

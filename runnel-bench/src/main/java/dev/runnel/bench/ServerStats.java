@@ -38,6 +38,26 @@ public interface ServerStats {
         return -1;
     }
 
+    /**
+     * What the server has written so far to the run's job table, where it can tell (Postgres):
+     * WAL bytes (server-wide) and the table's row versions; the drain reports the difference per job.
+     */
+    default Optional<Writes> writes() {
+        return Optional.empty();
+    }
+
+    /**
+     * Cumulative write counters: {@code walBytes} of the whole server ({@code pg_stat_wal}), and the
+     * job table's inserted, updated (of which HOT: no index entry written) and deleted row versions
+     * ({@code pg_stat_user_tables}).
+     */
+    record Writes(long walBytes, long inserted, long updated, long hotUpdated, long deleted) {
+        Writes minus(Writes before) {
+            return new Writes(walBytes - before.walBytes, inserted - before.inserted, updated - before.updated,
+                    hotUpdated - before.hotUpdated, deleted - before.deleted);
+        }
+    }
+
     /** A database with no server of its own (SQLite): nothing to count. */
     ServerStats NONE = new ServerStats() {
         @Override

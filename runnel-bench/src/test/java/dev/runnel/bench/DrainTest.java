@@ -99,7 +99,7 @@ class DrainTest {
     }
 
     @Test
-    void onPostgresTheDrainCountsSqlStatementsAndNoScriptCalls() throws Exception {
+    void onPostgresTheDrainCountsSqlStatementsAndNoScriptCallsAndWhatTheServerWrote() throws Exception {
         DrainResult result;
         try (BenchDatabase db = BenchDatabase.open(URL)) {
             result = new Drain(db.driver(), db.stats(), new Drain.Options(db.url(), 500, 1, 10, Duration.ofMillis(100), 0,
@@ -109,6 +109,11 @@ class DrainTest {
         assertThat(result.scriptCallsPerJob()).isNull();
         assertThat(result.toJson()).contains("\"script_calls_per_job\":null");
         assertThat(result.exact()).isTrue();
+        // Each job is claimed and completed: two row versions written by updates, and WAL for both.
+        assertThat(result.rowUpdatesPerJob()).isBetween(1.9, 2.5);
+        assertThat(result.hotUpdatePct()).isBetween(0.0, 100.0);
+        assertThat(result.walBytesPerJob()).isGreaterThan(50.0);
+        assertThat(result.toJson()).contains("\"wal_bytes_per_job\":", "\"hot_update_pct\":");
     }
 
     @Test
