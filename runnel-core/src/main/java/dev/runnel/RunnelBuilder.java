@@ -395,9 +395,9 @@ public final class RunnelBuilder {
      * {@link #fetchPollInterval} does (20 clients of 50 idle queues: 1.6% of a core with 30 s, 22%
      * polling every second; docs/benchmarks.md). When the connection is lost the producers poll at
      * {@link #fetchPollInterval} again, and when it is back they fetch at once. The longer of the
-     * two intervals is used. What waits for the safety poll: rows made available behind Runnel's
-     * back, and a global, rate or per-key limit given at runtime to a queue that had none, which
-     * the queue's producers learn of at their next poll. Queues with limits always poll at
+     * two intervals is used. A limit set, changed or removed at runtime is announced too, and read
+     * again at once. What waits for the safety poll: rows made available behind Runnel's back
+     * (written by hand). Queues with limits always poll at
      * {@link #fetchPollInterval}, since room under a limit frees without a notification. Drivers
      * that cannot tell whether notifications arrive (SQLite, Redis) poll at
      * {@link #fetchPollInterval}. Default: none, every producer polls at {@link #fetchPollInterval}.

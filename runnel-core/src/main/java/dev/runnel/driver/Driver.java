@@ -373,6 +373,13 @@ public interface Driver extends AutoCloseable {
     String NOT_LISTENING = "\u0002not listening";
 
     /**
+     * A message of {@link #listenInserts}: a queue was given a global, rate or per-key limit, or
+     * had one changed or removed. A client that hears it reads its queues' limits again at once,
+     * since a queue given a limit is claimed only by a claim under limits.
+     */
+    String LIMITS_CHANGED = "\u0003limits changed";
+
+    /**
      * Subscribes to the cluster's notifications: {@code queueInserted} receives a queue name each
      * time jobs become available in it anywhere (inserted, scheduled, retried, or their queue
      * resumed), and a control message, which starts with a control character (no queue name holds

@@ -111,10 +111,13 @@ final class Claimer {
         return limited;
     }
 
-    /** Reads whether the queue has a limit now; keeps what it knew when the read fails. At most once there is nothing to read. */
-    void readLimit() {
+    /**
+     * Reads whether the queue has a limit now, and returns whether that changed; keeps what it knew
+     * when the read fails. At most once there is nothing to read.
+     */
+    boolean readLimit() {
         if (atMostOnce) {
-            return;
+            return false;
         }
         try {
             boolean was = limited;
@@ -122,8 +125,10 @@ final class Claimer {
             if (limited != was) {
                 LOG.info("queue {} {} a global, rate or per-key limit", queue, limited ? "has" : "no longer has");
             }
+            return limited != was;
         } catch (RuntimeException e) {
             LOG.debug("could not read queue {}'s limit: {}", queue, e.toString());
+            return false;
         }
     }
 

@@ -36,6 +36,8 @@ public final class ClientRuntime {
     private final Map<String, Producer> producers = new LinkedHashMap<>();
     /** Whether the driver's notifications arrive now: it said {@link Driver#LISTENING} last. */
     private final AtomicBoolean listening = new AtomicBoolean();
+    /** The queues' settings, one reading shared by the producers. */
+    private final SharedQueueList queueList;
     private final Completer completer;
     private final DeadlineWatcher deadlines;
     private final CancelWatcher cancels;
@@ -65,7 +67,7 @@ public final class ClientRuntime {
         JobRunner runner = new JobRunner(config.units(), config.clock(), config.jobTimeout(), config.retryPolicy(),
                 config.hooks(), config.codec());
         ClaimClock claimClock = new ClaimClock(config.clock());
-        SharedQueueList queueList = new SharedQueueList(driver::queueList, FetchPacer.LIMIT_CHECK_IDLE);
+        this.queueList = new SharedQueueList(driver::queueList, FetchPacer.LIMIT_CHECK_IDLE);
         config.queues().forEach((queue, q) -> producers.put(queue, new Producer(new Producer.Config(queue,
                 q.maxWorkers(), config.fetchPollInterval(), config.fetchSafetyPollInterval(), config.fetchCooldown(),
                 config.clientId(), q.atMostOnce(), q.limited(), q.executorOrDefault()),
@@ -150,6 +152,9 @@ public final class ClientRuntime {
         } else if (payload.equals(Driver.NOT_LISTENING)) {
             listening.set(false);
             producers.values().forEach(Producer::pollSoon);
+        } else if (payload.equals(Driver.LIMITS_CHANGED)) {
+            queueList.invalidate();
+            producers.values().forEach(Producer::limitsChanged);
         } else if (!payload.isEmpty() && Character.isISOControl(payload.charAt(0))) {
             cancels.wakeUp();
         } else {

@@ -44,6 +44,7 @@ public final class Producer implements Service {
     private volatile boolean insertSignal;
     private volatile boolean releaseSignal;
     private volatile boolean pollSoon;
+    private volatile boolean limitsChanged;
     private volatile boolean stopping;
     private volatile Thread loop;
 
@@ -112,6 +113,12 @@ public final class Producer implements Service {
         unparkLoop();
     }
 
+    /** A queue's limits changed somewhere: read this queue's again before the next claim's mode is set. */
+    void limitsChanged() {
+        limitsChanged = true;
+        unparkLoop();
+    }
+
     /** The attempts in flight, for deadlines and cancellation. */
     public Collection<RunningJob> running() {
         return launcher.running();
@@ -150,21 +157,7 @@ public final class Producer implements Service {
      * {@link System#nanoTime()}) passes; after {@link #stop()}, by one thread.
      */
     public boolean awaitIdle(long deadlineNanos) throws InterruptedException {
-        try {
-            while (!slots.idleOrWake()) {
-                long left = deadlineNanos - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                LockSupport.parkNanos(this, left);
-                if (Thread.interrupted()) {
-                    throw new InterruptedException();
-                }
-            }
-            return true;
-        } finally {
-            slots.noWaiter();
-        }
+        return slots.awaitIdle(deadlineNanos);
     }
 
     /** Ends the pool's threads, if it has one; after its jobs finished or were cancelled. */
@@ -259,6 +252,12 @@ public final class Producer implements Service {
                 return Due.SIGNAL;
             }
             long now = System.nanoTime();
+            if (limitsChanged) {
+                limitsChanged = false;
+                if (claimer.readLimit()) {
+                    return Due.POLL; // claimed under limits, or without, from now on
+                }
+            }
             if (pollSoon) {
                 pollSoon = false;
                 pacer.pollWithin(now);

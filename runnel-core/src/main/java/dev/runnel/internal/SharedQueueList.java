@@ -36,6 +36,11 @@ final class SharedQueueList implements Supplier<List<QueueRow>> {
         this.nanoTime = nanoTime;
     }
 
+    /** The queues' settings changed: the next {@link #get()} reads them. */
+    void invalidate() {
+        last = null;
+    }
+
     /** The queues' settings, at most {@code maxAgeNanos} old unless another producer is reading them; throws as the read does. */
     @Override
     public List<QueueRow> get() {

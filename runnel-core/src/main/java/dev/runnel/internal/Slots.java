@@ -149,6 +149,28 @@ final class Slots {
         return held.get() <= atMost;
     }
 
+    /**
+     * Waits until nothing is held, or {@code deadlineNanos} (a {@link System#nanoTime()}) passes:
+     * false then. By one thread, which no other wait of this queue's uses meanwhile.
+     */
+    boolean awaitIdle(long deadlineNanos) throws InterruptedException {
+        try {
+            while (!idleOrWake()) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                LockSupport.parkNanos(this, left);
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+            }
+            return true;
+        } finally {
+            noWaiter();
+        }
+    }
+
     /** The waiter is done waiting: releases wake nobody. */
     void noWaiter() {
         wakeWhenHeldAtMost = -1;

@@ -21,6 +21,7 @@ enum ClusterSql implements SqlFile.Statement {
     QueueSetGlobalLimit(P.LIMIT, P.NOW, P.QUEUE),
     QueueSetRateLimit(P.RATE_LIMIT, P.RATE_PERIOD_US, P.NOW, P.QUEUE),
     QueueSetKeyLimit(P.SOURCE, P.FIELD, P.LIMIT, P.WEIGHTS, P.RATE_LIMIT, P.RATE_PERIOD_US, P.NOW, P.QUEUE),
+    QueueLimitsChanged(P.CHANNEL, P.MESSAGE),
     QueueKeyWaiting(P.QUEUE),
     QueueKeyStragglers(P.SINCE),
     QueueKeyRecent(P.SINCE);
@@ -28,7 +29,7 @@ enum ClusterSql implements SqlFile.Statement {
     /** The parameters of {@code cluster.sql}'s statements. */
     enum P implements SqlFile.Param {
         ID, NOW, EXPIRES_AT, METADATA, CLIENT_IDS, LEADER_ID, EXPIRED_BEFORE, QUEUES, QUEUE, CHANNEL, LIMIT,
-        RATE_LIMIT, RATE_PERIOD_US, SOURCE, FIELD, WEIGHTS, SINCE
+        RATE_LIMIT, RATE_PERIOD_US, SOURCE, FIELD, WEIGHTS, SINCE, MESSAGE
     }
 
     private final List<P> params;

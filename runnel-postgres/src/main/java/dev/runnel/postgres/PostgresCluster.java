@@ -7,6 +7,7 @@ import dev.runnel.LeaderRow;
 import dev.runnel.KeyLimit;
 import dev.runnel.QueueRow;
 import dev.runnel.RateLimit;
+import dev.runnel.driver.Driver;
 import dev.runnel.driver.ClientDeleteParams;
 import dev.runnel.driver.ClientHeartbeatParams;
 import dev.runnel.driver.ClientRescuedParams;
@@ -15,6 +16,7 @@ import dev.runnel.driver.QueueLimits;
 import dev.runnel.driver.QueuePauseParams;
 import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.ResultSet;
@@ -192,7 +194,7 @@ final class PostgresCluster {
                 queueSetGlobalLimit.setObject(ps, NOW, PostgresJobs.timestamp(now));
                 queueSetGlobalLimit.setString(ps, QUEUE, queue);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next();
+                    return rs.next() && limitsChanged(c);
                 }
             }
         });
@@ -206,7 +208,7 @@ final class PostgresCluster {
                 queueSetRateLimit.setObject(ps, NOW, PostgresJobs.timestamp(now));
                 queueSetRateLimit.setString(ps, QUEUE, queue);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next();
+                    return rs.next() && limitsChanged(c);
                 }
             }
         });
@@ -235,8 +237,22 @@ final class PostgresCluster {
                     ps.executeUpdate();
                 }
             }
-            return found;
+            return found && limitsChanged(c);
         });
+    }
+
+    /**
+     * Tells the listening clients that a queue's limits changed ({@link Driver#LIMITS_CHANGED}), so
+     * that they read them again at once rather than at their next poll; returns true.
+     */
+    private boolean limitsChanged(Connection c) throws SQLException {
+        Sql queueLimitsChanged = sql.get(ClusterSql.QueueLimitsChanged);
+        try (PreparedStatement ps = c.prepareStatement(queueLimitsChanged.text())) {
+            queueLimitsChanged.setString(ps, CHANNEL, schema.channel());
+            queueLimitsChanged.setString(ps, MESSAGE, Driver.LIMITS_CHANGED);
+            ps.execute();
+        }
+        return true;
     }
 
     int keyStragglers(Instant since) {

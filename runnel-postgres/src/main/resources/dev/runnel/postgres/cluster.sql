@@ -119,6 +119,11 @@ SET key_source = :source, key_field = :field, key_limit = :limit, key_weights = 
     key_set_at = :now, updated_at = :now
 WHERE name = :queue RETURNING name;
 
+-- name: QueueLimitsChanged
+-- Tells every client listening on :channel that a queue's limits changed (Driver.LIMITS_CHANGED,
+-- :message), after the change or, in its transaction, at its commit.
+SELECT pg_notify(:channel, :message);
+
 -- name: QueueKeyWaiting
 -- Gives the waiting jobs of queue :queue that have no key the key its per-key limit names (the
 -- trigger gives it to jobs inserted from now on). Scans the queue's waiting jobs: run when the

@@ -116,6 +116,21 @@ class PostgresSafetyPollTest {
     }
 
     @Test
+    void aLimitGivenAtRuntimeReachesAListeningClientAtOnceAndItsQueueWorksOnUnderIt() throws Exception {
+        start();
+        other.insert(new Ping("before"), InsertOptions.builder().queue("q").build());
+        Await.until("the job before the limit to start", () -> started.contains("before"));
+        // A queue given a limit is claimed only under limits: the client must learn of it now, not
+        // at its hourly poll, or the queue would stand still.
+        other.queues().setGlobalLimit("q", 2);
+        other.insert(new Ping("limited"), InsertOptions.builder().queue("q").build());
+        Await.until("the job inserted under the new limit to start", () -> started.contains("limited"));
+        other.queues().clearGlobalLimit("q");
+        other.insert(new Ping("unlimited again"), InsertOptions.builder().queue("q").build());
+        Await.until("the job inserted once the limit was removed to start", () -> started.contains("unlimited again"));
+    }
+
+    @Test
     void whenItsListeningConnectionIsCutItPollsAgainAndFindsWhatNoOneAnnounced() throws Exception {
         start();
         other.insert(new Ping("first"), InsertOptions.builder().queue("q").build());
