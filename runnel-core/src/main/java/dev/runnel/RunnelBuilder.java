@@ -40,10 +40,7 @@ public final class RunnelBuilder {
     public static final int MAX_ARGS_BYTES = ArgsCodec.MAX_ARGS_BYTES;
     /** Default {@link #fetchPollInterval}: 1 s. */
     public static final Duration DEFAULT_FETCH_POLL_INTERVAL = Duration.ofSeconds(1);
-    /**
-     * Default {@link #fetchSafetyPollInterval}: none ({@link Duration#ZERO}), so each producer polls
-     * at {@link #fetchPollInterval} whether or not it hears notifications.
-     */
+    /** Default {@link #fetchSafetyPollInterval}: none, each producer polls at {@link #fetchPollInterval}. */
     public static final Duration DEFAULT_FETCH_SAFETY_POLL_INTERVAL = Duration.ZERO;
     /** Default {@link #fetchCooldown}: 100 ms. */
     public static final Duration DEFAULT_FETCH_COOLDOWN = Duration.ofMillis(100);
@@ -378,29 +375,18 @@ public final class RunnelBuilder {
         return this;
     }
 
-    /**
-     * How often each producer looks for jobs when nothing wakes it (jittered up to 10%), unless the
-     * driver's notifications are known to arrive (see {@link #fetchSafetyPollInterval}). Default 1 s.
-     */
+    /** How often each producer looks for jobs when nothing wakes it (jittered up to 10%). Default 1 s. */
     public RunnelBuilder fetchPollInterval(Duration interval) {
         this.fetchPollInterval = positive("fetchPollInterval", interval);
         return this;
     }
 
     /**
-     * How often each producer of an unlimited queue looks for jobs while the driver's
-     * notifications are known to arrive (on Postgres, while the client's LISTEN connection is up):
-     * every write through Runnel that makes jobs available notifies, so this poll is only a safety
-     * net, and idle clients cost the database a fraction of what polling every
-     * {@link #fetchPollInterval} does (20 clients of 50 idle queues: 1.6% of a core with 30 s, 22%
-     * polling every second; docs/benchmarks.md). When the connection is lost the producers poll at
-     * {@link #fetchPollInterval} again, and when it is back they fetch at once. The longer of the
-     * two intervals is used. A limit set, changed or removed at runtime is announced too, and read
-     * again at once. What waits for the safety poll: rows made available behind Runnel's back
-     * (written by hand). Queues with limits always poll at
-     * {@link #fetchPollInterval}, since room under a limit frees without a notification. Drivers
-     * that cannot tell whether notifications arrive (SQLite, Redis) poll at
-     * {@link #fetchPollInterval}. Default: none, every producer polls at {@link #fetchPollInterval}.
+     * How often a producer of a queue without limits polls while the driver's notifications are
+     * known to arrive (Postgres: its LISTEN connection is up): a safety net, since every write through
+     * Runnel that makes jobs available or changes a queue's limits notifies (rows written by hand wait
+     * for it). While the connection is lost they poll at {@link #fetchPollInterval}, and fetch at once
+     * when it is back. SQLite and Redis always poll at {@link #fetchPollInterval}. Default: none.
      */
     public RunnelBuilder fetchSafetyPollInterval(Duration interval) {
         this.fetchSafetyPollInterval = positive("fetchSafetyPollInterval", interval);
@@ -604,9 +590,8 @@ public final class RunnelBuilder {
                 new Hooks(insertMiddleware, workMiddleware, errorHandler), codec, runtimeListeners, jobCountInterval,
                 periodicJobs.values().stream().map(job -> PeriodicEncoding.encoded(job, codec)).toList(),
                 retryPolicy, fetchPollInterval, fetchSafetyPollInterval, fetchCooldown, jobTimeout, schedulerInterval,
-                stopTimeout,
-                completerBatchSize, completerFlushInterval, heartbeatInterval, heartbeatTimeout, leaderLease,
-                rescueThreshold, cleanerInterval, retention, autoMigrate, stopOnShutdown);
+                stopTimeout, completerBatchSize, completerFlushInterval, heartbeatInterval, heartbeatTimeout,
+                leaderLease, rescueThreshold, cleanerInterval, retention, autoMigrate, stopOnShutdown);
         if (autoMigrate) {
             new Migrations(driver).up();
         }
