@@ -13,7 +13,6 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
@@ -102,7 +101,7 @@ final class RedisFunctions implements AutoCloseable {
                 .build());
         StatefulRedisConnection<String, String> connection;
         try {
-            connection = client.connect(StringCodec.UTF8);
+            connection = client.connect(Utf8Codec.INSTANCE);
         } catch (RedisException first) {
             try {
                 // A refused password can reach us as the connection the client then closed, not
@@ -110,7 +109,7 @@ final class RedisFunctions implements AutoCloseable {
                 if (url.password() == null || reason(first).startsWith(AUTH_FAILED)) {
                     throw first;
                 }
-                connection = client.connect(StringCodec.UTF8);
+                connection = client.connect(Utf8Codec.INSTANCE);
             } catch (RedisException e) {
                 shutdown(client);
                 throw new RunnelConnectException("cannot connect to Redis at " + url.where() + ": " + reason(e), e);
@@ -270,7 +269,7 @@ final class RedisFunctions implements AutoCloseable {
             }
             StatefulRedisConnection<String, String> fresh;
             try {
-                fresh = client.connect(StringCodec.UTF8);
+                fresh = client.connect(Utf8Codec.INSTANCE);
             } catch (RedisException e) {
                 log.warn("Redis at {} did not answer within {} ms, and a new connection failed too: {}", url.where(),
                         url.timeout().toMillis(), reason(e));

@@ -6,7 +6,6 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.SocketOptions;
-import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.net.SocketAddress;
@@ -127,7 +126,7 @@ final class RedisListener implements AutoCloseable {
     }
 
     private void open() {
-        StatefulRedisPubSubConnection<String, String> c = client.connectPubSub(StringCodec.UTF8);
+        StatefulRedisPubSubConnection<String, String> c = client.connectPubSub(Utf8Codec.INSTANCE);
         try {
             c.addListener(new RedisPubSubAdapter<>() {
                 @Override
