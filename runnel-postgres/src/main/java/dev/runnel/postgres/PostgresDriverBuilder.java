@@ -152,7 +152,7 @@ public final class PostgresDriverBuilder {
             boolean pooled = transactionPooling != null && transactionPooling;
             PostgresListener.ConnectionSource listener = listenUrl != null
                     ? listenerSource(listenUrl, chosen, timeoutSeconds())
-                    : pooled ? null : dataSource::getConnection;
+                    : pooled ? null : PostgresListener.ConnectionSource.borrowedFrom(dataSource);
             String description = "the application's DataSource";
             return new PostgresDriver(chosen, description, "through the application's DataSource", dataSource, null,
                     new ConnectionLoss(PostgresDriver.described(description, chosen), () -> {}), listener, null);
