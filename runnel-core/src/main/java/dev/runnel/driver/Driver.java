@@ -125,6 +125,18 @@ public interface Driver extends AutoCloseable {
     List<JobRow> jobClaim(JobClaimParams params);
 
     /**
+     * Of {@code params.queues()}, those that may hold a job available and due by
+     * {@code params.now()}, in any order: one look at all of a client's idle queues, which its
+     * producers' safety polls share instead of each claiming from its queue (the claim's paused
+     * and limit checks are not made here). It may name a queue that has no such job, never leave
+     * out one that has. The default, for a store that does not tell cheaply, names them all, and
+     * each then claims.
+     */
+    default List<String> jobQueuesDue(JobQueuesDueParams params) {
+        return params.queues();
+    }
+
+    /**
      * The jobs an earlier at-least-once claim with these params (same queue, time and client) made
      * and that are still running: after a claim failed with its outcome unclear (the connection
      * broke once the statement was sent), the claimed jobs would otherwise run under a live client

@@ -11,7 +11,7 @@ import java.util.Map;
  * Interrupts this client's running jobs whose cancel someone requested, from any client or
  * process: every {@link #POLL} it asks the database which of them are marked (one primary-key
  * lookup per running job, and only while jobs run), and at once when a notification says a cancel
- * was requested somewhere. The job sees {@link dev.runnel.Job#isCancelled()} and its thread is
+ * was requested somewhere; while none of them runs, it sleeps until one starts. The job sees {@link dev.runnel.Job#isCancelled()} and its thread is
  * interrupted; it ends cancelled unless it completes.
  */
 public final class CancelWatcher extends Ticker {
@@ -22,11 +22,21 @@ public final class CancelWatcher extends Ticker {
 
     private final Driver driver;
     private final List<Producer> producers;
+    private final JobStartAlarm alarm;
+    /** Set when no job ran at the last look: the watcher sleeps until a job starts. */
+    private volatile boolean idle;
 
-    public CancelWatcher(Driver driver, List<Producer> producers) {
+    CancelWatcher(Driver driver, List<Producer> producers, JobStartAlarm alarm) {
         super("cancels", POLL);
         this.driver = driver;
         this.producers = List.copyOf(producers);
+        this.alarm = alarm;
+        alarm.wakes(this);
+    }
+
+    @Override
+    protected long waitNanos() {
+        return idle ? DeadlineWatcher.IDLE_WAIT.toNanos() : super.waitNanos();
     }
 
     @Override
@@ -35,6 +45,7 @@ public final class CancelWatcher extends Ticker {
         for (Producer producer : producers) {
             producer.runningById(running);
         }
+        idle = running.isEmpty() && alarm.armIfIdle(producers);
         if (running.isEmpty()) {
             return false;
         }

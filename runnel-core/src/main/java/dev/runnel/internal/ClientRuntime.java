@@ -3,6 +3,7 @@ package dev.runnel.internal;
 import dev.runnel.PeriodicJob;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobJson;
+import dev.runnel.driver.JobQueuesDueParams;
 import dev.runnel.driver.QueueGlobalLimitParams;
 import dev.runnel.driver.QueueKeyLimitParams;
 import dev.runnel.driver.QueueRateLimitParams;
@@ -32,12 +33,14 @@ public final class ClientRuntime {
     private final ClientHealth health = new ClientHealth();
     private final Heartbeat heartbeat;
     private final Elector elector;
-    private final List<Service> maintenance = new ArrayList<>();
+    private final List<MaintenanceTicker> maintenance = new ArrayList<>();
     private final Map<String, Producer> producers = new LinkedHashMap<>();
     /** Whether the driver's notifications arrive now: it said {@link Driver#LISTENING} last. */
     private final AtomicBoolean listening = new AtomicBoolean();
     /** The queues' settings, one reading shared by the producers. */
     private final SharedQueueList queueList;
+    /** Which queues have jobs due, one look shared by the producers' safety polls. */
+    private final DueQueues dueQueues;
     private final Completer completer;
     private final DeadlineWatcher deadlines;
     private final CancelWatcher cancels;
@@ -58,6 +61,7 @@ public final class ClientRuntime {
                 config.cleanerInterval(), config.retention()), elector));
         maintenance.add(new PeriodicEnqueuer(driver, config.clock(), new PeriodicEnqueuer.Config(config.clientId(),
                 config.schedulerInterval(), periodicGrace(config.leaderLease())), elector, this::wake));
+        maintenance.forEach(elector::wakeOnElection);
         RuntimeListeners runtimeListeners = new RuntimeListeners(config.runtimeListeners());
         this.jobCounter = runtimeListeners.isEmpty() ? null
                 : new JobCounter(driver, config.jobCountInterval(), elector, runtimeListeners);
@@ -68,12 +72,17 @@ public final class ClientRuntime {
                 config.hooks(), config.codec());
         ClaimClock claimClock = new ClaimClock(config.clock());
         this.queueList = new SharedQueueList(driver::queueList, FetchPacer.LIMIT_CHECK_IDLE);
+        this.dueQueues = new DueQueues(List.copyOf(config.queues().keySet()),
+                queues -> driver.jobQueuesDue(new JobQueuesDueParams(queues, config.clock().instant())));
         config.queues().forEach((queue, q) -> producers.put(queue, new Producer(new Producer.Config(queue,
                 q.maxWorkers(), config.fetchPollInterval(), config.fetchSafetyPollInterval(), config.fetchCooldown(),
                 config.clientId(), q.atMostOnce(), q.limited(), q.executorOrDefault()),
-                driver, queueList, listening::get, runner, completer, config.clock(), claimClock, runtimeListeners)));
-        this.deadlines = new DeadlineWatcher(List.copyOf(producers.values()));
-        this.cancels = new CancelWatcher(driver, List.copyOf(producers.values()));
+                driver, queueList, listening::get, dueQueues, runner, completer, config.clock(), claimClock,
+                runtimeListeners)));
+        JobStartAlarm alarm = new JobStartAlarm();
+        producers.values().forEach(p -> p.watchedBy(alarm));
+        this.deadlines = new DeadlineWatcher(List.copyOf(producers.values()), alarm);
+        this.cancels = new CancelWatcher(driver, List.copyOf(producers.values()), alarm);
     }
 
     /**
@@ -148,6 +157,7 @@ public final class ClientRuntime {
         if (payload.equals(Driver.LISTENING)) {
             // Each producer fetches once, for what became available while nothing was heard.
             listening.set(true);
+            dueQueues.forget();
             wakeAll();
         } else if (payload.equals(Driver.NOT_LISTENING)) {
             listening.set(false);

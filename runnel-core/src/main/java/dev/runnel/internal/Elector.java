@@ -6,6 +6,8 @@ import dev.runnel.driver.LeaderResignParams;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +29,8 @@ public final class Elector extends Ticker implements Leadership {
     private final String clientId;
     private final Duration lease;
     private final ClientHealth health;
+    /** Woken when this client wins the lease it did not hold: they sleep long while it follows. */
+    private final List<Ticker> onElected = new CopyOnWriteArrayList<>();
     /** Until when (a {@link System#nanoTime()}) this client leads; meaningful while {@link #leading}. */
     private volatile long leadsUntilNanos;
     private volatile boolean leading;
@@ -38,6 +42,11 @@ public final class Elector extends Ticker implements Leadership {
         this.clientId = clientId;
         this.lease = lease;
         this.health = health;
+    }
+
+    /** Wakes {@code ticker} whenever this client becomes the leader. */
+    void wakeOnElection(Ticker ticker) {
+        onElected.add(ticker);
     }
 
     @Override
@@ -63,6 +72,7 @@ public final class Elector extends Ticker implements Leadership {
             leading = true;
             if (!was) {
                 LOG.info("client {} is now the leader", clientId);
+                onElected.forEach(Ticker::wakeUp);
             }
         } else {
             leading = false;

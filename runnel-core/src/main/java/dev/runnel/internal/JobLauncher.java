@@ -39,7 +39,7 @@ final class JobLauncher {
     /** The jobs claimed and not finished: those running and those claimed ahead, by id. */
     private final ConcurrentHashMap<Long, RunningJob> running = new ConcurrentHashMap<>();
     /** Told of each job start, so it may sleep while none runs; set before the first launch. */
-    private DeadlineWatcher watcher;
+    private JobStartAlarm alarm;
 
     JobLauncher(String queue, boolean atMostOnce, QueueExecutor executor, Slots slots, JobRunner runner,
             Completer completer, Clock clock, Function<long[], long[]> cancelRequested) {
@@ -56,8 +56,8 @@ final class JobLauncher {
                 ? new JobPool(queue, slots.maxWorkers(), p.nice()) : null;
     }
 
-    void watchedBy(DeadlineWatcher deadlines) {
-        this.watcher = deadlines;
+    void watchedBy(JobStartAlarm alarm) {
+        this.alarm = alarm;
     }
 
     /** Starts a claimed job in a free slot, or leaves it to wait ahead for one. */
@@ -113,8 +113,8 @@ final class JobLauncher {
     /** Works {@code first}, then the jobs that wait ahead while there are any, in the one slot. */
     private void work(RunningJob first) {
         for (RunningJob job = first; job != null; job = slots.next()) {
-            if (watcher != null) {
-                watcher.jobStarted();
+            if (alarm != null) {
+                alarm.jobStarted();
             }
             workOne(job);
         }

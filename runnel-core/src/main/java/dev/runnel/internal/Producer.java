@@ -41,6 +41,7 @@ public final class Producer implements Service {
     private final RuntimeListeners listeners;
     private final FetchPacer pacer;
     private final BooleanSupplier listening;
+    private final DueQueues dueQueues;
     private volatile boolean insertSignal;
     private volatile boolean releaseSignal;
     private volatile boolean pollSoon;
@@ -51,9 +52,11 @@ public final class Producer implements Service {
     /**
      * @param queues the queues' settings, read now and then for the queue's limits: the client's {@link SharedQueueList}
      * @param listening whether the client hears the driver's notifications now ({@link Driver#LISTENING})
+     * @param dueQueues the client's shared look at its queues, asked before a safety poll claims
      */
-    public Producer(Config config, Driver driver, Supplier<List<QueueRow>> queues, BooleanSupplier listening,
-            JobRunner runner, Completer completer, Clock clock, ClaimClock claimClock, RuntimeListeners listeners) {
+    Producer(Config config, Driver driver, Supplier<List<QueueRow>> queues, BooleanSupplier listening,
+            DueQueues dueQueues, JobRunner runner, Completer completer, Clock clock, ClaimClock claimClock,
+            RuntimeListeners listeners) {
         this.config = config;
         this.listeners = listeners;
         this.slots = new Slots(config.maxWorkers());
@@ -62,6 +65,7 @@ public final class Producer implements Service {
         this.launcher = new JobLauncher(config.queue(), config.atMostOnce(), config.executor(), slots, runner,
                 completer, clock, ids -> driver.jobCancelRequested(new JobCancelRequestedParams(ids)));
         this.listening = listening;
+        this.dueQueues = dueQueues;
         this.pacer = new FetchPacer(config.cooldown(), config.pollInterval(), config.safetyPollInterval(),
                 System.nanoTime());
     }
@@ -73,9 +77,9 @@ public final class Producer implements Service {
         }
     }
 
-    /** The watcher of this producer's deadlines, told of each job start; called before {@link #start()}. */
-    void watchedBy(DeadlineWatcher deadlines) {
-        launcher.watchedBy(deadlines);
+    /** The alarm told of each job start, for the watchers that sleep while none runs; called before {@link #start()}. */
+    void watchedBy(JobStartAlarm alarm) {
+        launcher.watchedBy(alarm);
     }
 
     /**
@@ -168,6 +172,7 @@ public final class Producer implements Service {
     private void run() {
         while (!halted()) {
             boolean signalled = false;
+            boolean polled = false;
             if (!awaitRoom(1, Long.MAX_VALUE)) {
                 continue;
             }
@@ -181,14 +186,36 @@ public final class Producer implements Service {
                     continue;
                 }
                 signalled = due == Due.SIGNAL;
+                polled = due == Due.POLL;
             }
             slots.aheadLimit(claimer.mayClaimAhead() ? slots.ahead().limit() : 0);
             int free = slots.room();
-            if (halted() || free <= 0) {
+            if (halted() || free <= 0 || polled && skipSafetyPoll(free)) {
                 continue;
             }
             claim(free, signalled);
         }
+    }
+
+    /**
+     * Whether a poll is a safety net to skip: the client hears notifications, the queue has no
+     * limits, and the client's shared look at its queues does not name it. A skipped poll counts as
+     * a claim of {@code free} that found nothing.
+     */
+    private boolean skipSafetyPoll(int free) {
+        if (!listening.getAsBoolean() || claimer.limited()) {
+            return false;
+        }
+        long now = System.nanoTime();
+        if (dueQueues.mayHaveJobs(config.queue(), now)) {
+            return false;
+        }
+        pacer.fetching(now, true);
+        pacer.claimed(now, free, 0, false, false);
+        if (pacer.limitCheckDue(now, false, true)) {
+            claimer.readLimit();
+        }
+        return true;
     }
 
     /** Claims up to {@code free} jobs and launches them. */

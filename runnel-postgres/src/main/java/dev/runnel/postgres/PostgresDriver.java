@@ -31,6 +31,7 @@ import dev.runnel.driver.JobDeleteManyParams;
 import dev.runnel.driver.JobGetManyParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobInsertTxParams;
+import dev.runnel.driver.JobQueuesDueParams;
 import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.JobRetryManyParams;
@@ -314,6 +315,11 @@ public final class PostgresDriver implements Driver {
     @Override
     public List<JobRow> jobClaimRecover(JobClaimParams params) {
         return jobs.claimRecover(params);
+    }
+
+    @Override
+    public List<String> jobQueuesDue(JobQueuesDueParams params) {
+        return jobs.queuesDue(params.queues(), params.now());
     }
 
     @Override

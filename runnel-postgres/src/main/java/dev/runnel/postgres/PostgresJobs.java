@@ -244,6 +244,26 @@ final class PostgresJobs {
         });
     }
 
+    List<String> queuesDue(List<String> queues, Instant now) {
+        if (queues.isEmpty()) {
+            return List.of();
+        }
+        return connections.run("looking for queues with jobs due", c -> {
+            Sql jobQueuesDue = sql.get(JobSql.JobQueuesDue);
+            try (PreparedStatement ps = c.prepareStatement(jobQueuesDue.text())) {
+                jobQueuesDue.setArray(ps, QUEUES, c.createArrayOf("text", queues.toArray()));
+                jobQueuesDue.setObject(ps, NOW, timestamp(now));
+                List<String> due = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        due.add(rs.getString(1));
+                    }
+                }
+                return due;
+            }
+        });
+    }
+
     @FunctionalInterface
     private interface Binder {
         void bind(Sql statement, PreparedStatement ps) throws SQLException;

@@ -295,6 +295,13 @@ FROM {schema}.runnel_job j
 WHERE j.state = 'running' AND j.queue = :queue AND j.attempted_at = :now
   AND j.attempted_by[cardinality(j.attempted_by)] = :client_id;
 
+-- name: JobQueuesDue
+-- Of queues :queues, those with a job available and due by :now: per queue, one probe of the fetch
+-- index (runnel_job_fetch), which stops at the first such job.
+SELECT q.name FROM unnest(:queues::text[]) AS q(name)
+WHERE EXISTS (SELECT 1 FROM {schema}.runnel_job j
+              WHERE j.state = 'available' AND j.queue = q.name AND j.scheduled_at <= :now);
+
 -- name: JobCompleteMany
 -- The happy path: jobs that completed with nothing else to record, one statement per batch. Only
 -- a job still running in the attempt that finished is written: the attempt's number, its start

@@ -7,12 +7,14 @@ import dev.runnel.JobArgs;
 import dev.runnel.JobState;
 import dev.runnel.Runnel;
 import dev.runnel.RuntimeListener;
+import dev.runnel.driver.JobQueuesDueParams;
 import dev.runnel.testkit.Await;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -156,6 +158,63 @@ class PostgresSafetyPollTest {
             assertThat(rs.getInt(1)).as("listening connections cut").isGreaterThanOrEqualTo(1);
         }
         Await.until("the unannounced job to start once the client polls again", () -> started.contains("unannounced"));
+    }
+
+    @Test
+    void theSafetyPollsOfIdleQueuesShareOneLookAndClaimOnlyWhereAJobWaits() throws Exception {
+        String schema = db.create();
+        workerDriver = PostgresTestSchema.driver(schema);
+        otherDriver = PostgresTestSchema.driver(schema);
+        dev.runnel.RunnelBuilder builder = Runnel.builder().driver(workerDriver).autoMigrate(true)
+                .clientId("worker").fetchPollInterval(Duration.ofMillis(50))
+                .fetchSafetyPollInterval(Duration.ofMillis(500));
+        for (int q = 0; q < 20; q++) {
+            builder.queue("q" + q, 5);
+        }
+        worker = builder
+                .worker(Ping.class, job -> started.add(job.args().name()))
+                .runtimeListener(new RuntimeListener() {
+                    @Override
+                    public void claimed(String queue, int requested, int claimed, Duration took) {
+                        claims.incrementAndGet();
+                    }
+                })
+                .build();
+        worker.start();
+        other = Runnel.builder().driver(otherDriver).build();
+        other.insert(new Ping("announced"), InsertOptions.builder().queue("q3").build());
+        Await.until("the announced job to start", () -> started.contains("announced"));
+
+        // Twenty queues polling every 500 ms would claim 40 times a second; they look once for all.
+        int before = claims.get();
+        Thread.sleep(2_000);
+        assertThat(claims.get() - before).as("claims in two idle seconds").isLessThanOrEqualTo(2);
+
+        // Made available behind Runnel's back: the shared look finds it, and only its queue claims.
+        long quiet = other.insert(new Ping("unannounced"), InsertOptions.builder().queue("q7")
+                .scheduledAt(java.time.Instant.now().plus(Duration.ofDays(1))).build()).id();
+        try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(
+                "UPDATE runnel_job SET state = 'available', scheduled_at = now() WHERE id = ?")) {
+            ps.setLong(1, quiet);
+            assertThat(ps.executeUpdate()).isEqualTo(1);
+        }
+        Await.until("the unannounced job to start at a safety poll", () -> started.contains("unannounced"));
+    }
+
+    @Test
+    void theLookAtQueuesNamesExactlyThoseWithAJobAvailableAndDue() throws Exception {
+        String schema = db.create();
+        otherDriver = PostgresTestSchema.driver(schema);
+        new dev.runnel.Migrator(otherDriver).up();
+        other = Runnel.builder().driver(otherDriver).build();
+        java.time.Instant now = java.time.Instant.now();
+        other.insert(new Ping("due"), InsertOptions.builder().queue("due").build());
+        other.insert(new Ping("later"), InsertOptions.builder().queue("later").scheduledAt(now.plusSeconds(60)).build());
+        other.insert(new Ping("elsewhere"), InsertOptions.builder().queue("not_asked").build());
+        List<String> asked = List.of("due", "later", "empty");
+        assertThat(otherDriver.jobQueuesDue(new JobQueuesDueParams(asked, now.plusSeconds(1)))).containsExactly("due");
+        // A job scheduled ahead is not available until the scheduler makes it so, and announces it.
+        assertThat(otherDriver.jobQueuesDue(new JobQueuesDueParams(asked, now.plusSeconds(61)))).containsExactly("due");
     }
 
     private long jobId(String name) throws Exception {

@@ -9,6 +9,7 @@ import dev.runnel.JobState;
 import dev.runnel.Runnel;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobQueuesDueParams;
 import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobScheduleParams;
 import dev.runnel.driver.JobSetStateParams;
@@ -68,6 +69,18 @@ public abstract class ClaimConformance extends DriverConformance {
         long urgent = insertNamed(runnel, "urgent", InsertOptions.builder().priority(1).scheduledAt(T0.minusSeconds(60)).build());
         assertThat(claimQueue("default", 10)).extracting(JobRow::id).containsExactly(urgent, third);
         assertThat(claimQueue("default", 10)).isEmpty();
+    }
+
+    @Test
+    void theQueuesWithJobsDueNameEveryQueueWithAJobAvailableNow() {
+        Runnel runnel = inserter();
+        insertNamed(runnel, "now", InsertOptions.builder().queue("due_now").build());
+        insertNamed(runnel, "later", InsertOptions.builder().queue("due_later").scheduledAt(T0.plusSeconds(60)).build());
+        List<String> asked = List.of("due_now", "due_later", "due_none");
+        // A driver may name more (at worst each then claims), never fewer.
+        assertThat(driver.jobQueuesDue(new JobQueuesDueParams(asked, clock.instant())))
+                .contains("due_now").isSubsetOf(asked);
+        assertThat(driver.jobQueuesDue(new JobQueuesDueParams(List.of(), clock.instant()))).isEmpty();
     }
 
     @Test

@@ -1,0 +1,53 @@
+package dev.runnel.internal;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Wakes the tickers that sleep long while none of a client's jobs runs (the deadline and cancel
+ * watchers) at the first job start after one of them went to sleep. A job start costs one volatile
+ * read while no watcher sleeps.
+ */
+final class JobStartAlarm {
+    private final List<Ticker> sleepers = new CopyOnWriteArrayList<>();
+    /** Raised only while a watcher sleeps for want of running jobs; the next job start lowers it. */
+    private volatile boolean armed;
+
+    void wakes(Ticker sleeper) {
+        sleepers.add(sleeper);
+    }
+
+    /** A job was added to its producer's running jobs. */
+    void jobStarted() {
+        if (armed) {
+            armed = false;
+            for (Ticker sleeper : sleepers) {
+                sleeper.wakeUp();
+            }
+        }
+    }
+
+    /**
+     * Whether none of {@code producers}' jobs runs; if so, raises the alarm for the caller's sleep.
+     * Raised first, then looked again: a job added after the second look finds it raised and wakes
+     * the caller. It is raised only when nothing runs: raised at every sweep, busy clients' job
+     * starts saw it and woke the watchers into sweep after sweep (the bench at 1,000 slots lost
+     * about a fifth of its jobs/s).
+     */
+    boolean armIfIdle(List<Producer> producers) {
+        if (anyRunning(producers)) {
+            return false;
+        }
+        armed = true;
+        return !anyRunning(producers);
+    }
+
+    private static boolean anyRunning(List<Producer> producers) {
+        for (Producer producer : producers) {
+            if (!producer.running().isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
