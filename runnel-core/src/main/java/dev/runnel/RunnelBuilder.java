@@ -382,11 +382,11 @@ public final class RunnelBuilder {
     }
 
     /**
-     * How often a producer of a queue without limits polls while the driver's notifications are
-     * known to arrive (Postgres: its LISTEN connection is up): a safety net, since every write through
-     * Runnel that makes jobs available or changes a queue's limits notifies (rows written by hand wait
-     * for it). While the connection is lost they poll at {@link #fetchPollInterval}, and fetch at once
-     * when it is back. SQLite and Redis always poll at {@link #fetchPollInterval}. Default: none.
+     * How often a queue without limits polls while the driver's notifications arrive (Postgres: its
+     * LISTEN connection is up): a safety net, as every write through Runnel that makes jobs available
+     * or changes limits notifies (rows written by hand wait up to this and 5 s: the client's queues
+     * share one look at which have jobs due). While the connection is lost they poll at
+     * {@link #fetchPollInterval}, and fetch once it is back. SQLite and Redis ignore it. Default: none.
      */
     public RunnelBuilder fetchSafetyPollInterval(Duration interval) {
         this.fetchSafetyPollInterval = positive("fetchSafetyPollInterval", interval);
