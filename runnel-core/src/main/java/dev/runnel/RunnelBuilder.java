@@ -40,8 +40,8 @@ public final class RunnelBuilder {
     public static final int MAX_ARGS_BYTES = ArgsCodec.MAX_ARGS_BYTES;
     /** Default {@link #fetchPollInterval}: 1 s. */
     public static final Duration DEFAULT_FETCH_POLL_INTERVAL = Duration.ofSeconds(1);
-    /** Default {@link #fetchSafetyPollInterval}: none, each producer polls at {@link #fetchPollInterval}. */
-    public static final Duration DEFAULT_FETCH_SAFETY_POLL_INTERVAL = Duration.ZERO;
+    /** Default {@link #fetchSafetyPollInterval}: 10 s. */
+    public static final Duration DEFAULT_FETCH_SAFETY_POLL_INTERVAL = Duration.ofSeconds(10);
     /** Default {@link #fetchCooldown}: 100 ms. */
     public static final Duration DEFAULT_FETCH_COOLDOWN = Duration.ofMillis(100);
     /** Default {@link #jobTimeout}: 1 minute. */
@@ -385,8 +385,8 @@ public final class RunnelBuilder {
      * How often a queue without limits polls while the driver's notifications arrive (Postgres: its
      * LISTEN connection is up): a safety net, as every write through Runnel that makes jobs available
      * or changes limits notifies (rows written by hand wait up to this and 5 s: the client's queues
-     * share one look at which have jobs due). While the connection is lost they poll at
-     * {@link #fetchPollInterval}, and fetch once it is back. SQLite and Redis ignore it. Default: none.
+     * share one look). While the connection is lost they poll at {@link #fetchPollInterval}, and fetch
+     * once it is back; SQLite and Redis ignore it. Default 10 s; {@link #fetchPollInterval}'s turns it off.
      */
     public RunnelBuilder fetchSafetyPollInterval(Duration interval) {
         this.fetchSafetyPollInterval = positive("fetchSafetyPollInterval", interval);

@@ -40,7 +40,7 @@ final class IdleClusterCommand implements Callable<Integer> {
 
     @Option(names = "--fetch-safety-poll-interval", paramLabel = "D", converter = DurationConverter.class,
             description = "Each client's poll interval for queues without limits while it hears notifications (default:"
-                    + " none, the runtime's default: every queue polls at the fetch poll interval).")
+                    + " the runtime's, 10s).")
     Duration safetyPoll;
 
     @Option(names = "--json", description = "End with one JSON line of the figures.")

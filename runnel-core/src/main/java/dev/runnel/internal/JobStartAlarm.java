@@ -2,6 +2,7 @@ package dev.runnel.internal;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 
 /**
  * Wakes the tickers that sleep long while none of a client's jobs runs (the deadline and cancel
@@ -35,11 +36,16 @@ final class JobStartAlarm {
      * about a fifth of its jobs/s).
      */
     boolean armIfIdle(List<Producer> producers) {
-        if (anyRunning(producers)) {
+        return armIfIdle(() -> anyRunning(producers));
+    }
+
+    /** As {@link #armIfIdle(List)}, with {@code anyRunning} telling whether any job runs. */
+    boolean armIfIdle(BooleanSupplier anyRunning) {
+        if (anyRunning.getAsBoolean()) {
             return false;
         }
         armed = true;
-        return !anyRunning(producers);
+        return !anyRunning.getAsBoolean();
     }
 
     private static boolean anyRunning(List<Producer> producers) {

@@ -190,7 +190,14 @@ public final class Producer implements Service {
             }
             slots.aheadLimit(claimer.mayClaimAhead() ? slots.ahead().limit() : 0);
             int free = slots.room();
-            if (halted() || free <= 0 || polled && skipSafetyPoll(free)) {
+            if (halted() || free <= 0) {
+                // No room: a signal stands until there is (a poll due stays due). Taken here, the
+                // signal of jobs given back while every slot was busy was lost, and they waited
+                // for the next poll once a slot freed.
+                insertSignal |= signalled;
+                continue;
+            }
+            if (polled && skipSafetyPoll(free)) {
                 continue;
             }
             claim(free, signalled);
@@ -200,7 +207,8 @@ public final class Producer implements Service {
     /**
      * Whether a poll is a safety net to skip: the client hears notifications, the queue has no
      * limits, and the client's shared look at its queues does not name it. A skipped poll counts as
-     * a claim of {@code free} that found nothing.
+     * a claim of {@code free} that found nothing, but reads no limits: while the client listens, a
+     * limit set anywhere is announced ({@link Driver#LIMITS_CHANGED}).
      */
     private boolean skipSafetyPoll(int free) {
         if (!listening.getAsBoolean() || claimer.limited()) {
@@ -212,9 +220,6 @@ public final class Producer implements Service {
         }
         pacer.fetching(now, true);
         pacer.claimed(now, free, 0, false, false);
-        if (pacer.limitCheckDue(now, false, true)) {
-            claimer.readLimit();
-        }
         return true;
     }
 

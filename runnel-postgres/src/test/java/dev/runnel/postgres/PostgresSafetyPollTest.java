@@ -202,6 +202,49 @@ class PostgresSafetyPollTest {
     }
 
     @Test
+    void jobsClaimedAheadAndGivenBackWhileTheOnlySlotIsBusyStartOnceItFrees() throws Exception {
+        String schema = db.create();
+        workerDriver = PostgresTestSchema.driver(schema);
+        otherDriver = PostgresTestSchema.driver(schema);
+        java.util.concurrent.CountDownLatch blocking = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        worker = Runnel.builder().driver(workerDriver).autoMigrate(true).clientId("worker")
+                .fetchSafetyPollInterval(Duration.ofHours(1))
+                .queue("q", 1)
+                .worker(Ping.class, job -> {
+                    if (job.args().name().equals("blocker")) {
+                        blocking.countDown();
+                        release.await();
+                    }
+                    started.add(job.args().name());
+                })
+                .build();
+        worker.start();
+        other = Runnel.builder().driver(otherDriver).build();
+        // Quick jobs first, so that the client learns they are quick and claims ahead of its slot.
+        List<dev.runnel.InsertRequest> quick = new java.util.ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            quick.add(new dev.runnel.InsertRequest(new Ping("quick-" + i), InsertOptions.builder().queue("q").build()));
+        }
+        other.insertMany(quick);
+        Await.until("the quick jobs to run", () -> started.size() == 300);
+        List<dev.runnel.InsertRequest> behind = new java.util.ArrayList<>();
+        behind.add(new dev.runnel.InsertRequest(new Ping("blocker"), InsertOptions.builder().queue("q").build()));
+        for (int i = 0; i < 5; i++) {
+            behind.add(new dev.runnel.InsertRequest(new Ping("behind-" + i), InsertOptions.builder().queue("q").build()));
+        }
+        other.insertMany(behind);
+        blocking.await();
+        // Claimed ahead of the busy slot, they go back to the table after 50 ms, announced.
+        Thread.sleep(300);
+        release.countDown();
+        // Their announcement came while no slot was free: it must stand until one is, not wait
+        // for the hourly poll.
+        Await.until("the jobs given back to start", Duration.ofSeconds(10),
+                () -> java.util.stream.IntStream.range(0, 5).allMatch(i -> started.contains("behind-" + i)));
+    }
+
+    @Test
     void theLookAtQueuesNamesExactlyThoseWithAJobAvailableAndDue() throws Exception {
         String schema = db.create();
         otherDriver = PostgresTestSchema.driver(schema);
