@@ -78,12 +78,7 @@ class PostgresSafetyPollTest {
                     }
                     started.add(job.args().name());
                 })
-                .runtimeListener(new RuntimeListener() {
-                    @Override
-                    public void claimed(String queue, int requested, int claimed, Duration took) {
-                        claims.incrementAndGet();
-                    }
-                })
+                .runtimeListener(countingClaims())
                 .build();
         worker.start();
         // Inserts, retries and pauses from another client, which works nothing.
@@ -141,11 +136,7 @@ class PostgresSafetyPollTest {
         // Made available behind Runnel's back: no notification, so the listening client waits for its hour.
         long quiet = other.insert(new Ping("unannounced"), InsertOptions.builder().queue("q")
                 .scheduledAt(java.time.Instant.now().plus(Duration.ofDays(1))).build()).id();
-        try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(
-                "UPDATE runnel_job SET state = 'available', scheduled_at = now() WHERE id = ?")) {
-            ps.setLong(1, quiet);
-            assertThat(ps.executeUpdate()).isEqualTo(1);
-        }
+        makeAvailableUnannounced(quiet);
         int before = claims.get();
         Thread.sleep(500);
         assertThat(claims.get()).as("no poll while listening").isEqualTo(before);
@@ -173,12 +164,7 @@ class PostgresSafetyPollTest {
         }
         worker = builder
                 .worker(Ping.class, job -> started.add(job.args().name()))
-                .runtimeListener(new RuntimeListener() {
-                    @Override
-                    public void claimed(String queue, int requested, int claimed, Duration took) {
-                        claims.incrementAndGet();
-                    }
-                })
+                .runtimeListener(countingClaims())
                 .build();
         worker.start();
         other = Runnel.builder().driver(otherDriver).build();
@@ -193,11 +179,7 @@ class PostgresSafetyPollTest {
         // Made available behind Runnel's back: the shared look finds it, and only its queue claims.
         long quiet = other.insert(new Ping("unannounced"), InsertOptions.builder().queue("q7")
                 .scheduledAt(java.time.Instant.now().plus(Duration.ofDays(1))).build()).id();
-        try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(
-                "UPDATE runnel_job SET state = 'available', scheduled_at = now() WHERE id = ?")) {
-            ps.setLong(1, quiet);
-            assertThat(ps.executeUpdate()).isEqualTo(1);
-        }
+        makeAvailableUnannounced(quiet);
         Await.until("the unannounced job to start at a safety poll", () -> started.contains("unannounced"));
     }
 
@@ -258,6 +240,25 @@ class PostgresSafetyPollTest {
         assertThat(otherDriver.jobQueuesDue(new JobQueuesDueParams(asked, now.plusSeconds(1)))).containsExactly("due");
         // A job scheduled ahead is not available until the scheduler makes it so, and announces it.
         assertThat(otherDriver.jobQueuesDue(new JobQueuesDueParams(asked, now.plusSeconds(61)))).containsExactly("due");
+    }
+
+    /** Counts the client's claims. */
+    private RuntimeListener countingClaims() {
+        return new RuntimeListener() {
+            @Override
+            public void claimed(String queue, int requested, int claimed, Duration took) {
+                claims.incrementAndGet();
+            }
+        };
+    }
+
+    /** Makes job {@code id} available behind Runnel's back: no notification tells anyone. */
+    private void makeAvailableUnannounced(long id) throws Exception {
+        try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(
+                "UPDATE runnel_job SET state = 'available', scheduled_at = now() WHERE id = ?")) {
+            ps.setLong(1, id);
+            assertThat(ps.executeUpdate()).isEqualTo(1);
+        }
     }
 
     private long jobId(String name) throws Exception {
