@@ -11,8 +11,9 @@ import java.util.Map;
  * Interrupts this client's running jobs whose cancel someone requested, from any client or
  * process: every {@link #POLL} it asks the database which of them are marked (one primary-key
  * lookup per running job, and only while jobs run), and at once when a notification says a cancel
- * was requested somewhere; while none of them runs, it sleeps until one starts. The job sees {@link dev.runnel.Job#isCancelled()} and its thread is
- * interrupted; it ends cancelled unless it completes.
+ * was requested somewhere; while no job runs, it sleeps until one starts. The job sees
+ * {@link dev.runnel.Job#isCancelled()} and its thread is interrupted; it ends cancelled unless it
+ * completes.
  */
 public final class CancelWatcher extends Ticker {
     /** How often the database is asked, when no notification comes: a cancel lands within this. */
