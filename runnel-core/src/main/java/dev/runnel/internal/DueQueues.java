@@ -57,6 +57,21 @@ final class DueQueues {
         return look.due().contains(queue);
     }
 
+    /**
+     * Whether the safety poll of {@code queue} due now is to be skipped, the look not naming it;
+     * if so, {@code pacer} counts it as a claim of {@code free} that found nothing. It reads no
+     * limits: while the client listens, a limit set anywhere is announced.
+     */
+    boolean skips(String queue, FetchPacer pacer, int free) {
+        long now = System.nanoTime();
+        if (mayHaveJobs(queue, now)) {
+            return false;
+        }
+        pacer.fetching(now, true);
+        pacer.claimed(now, free, 0, false, false);
+        return true;
+    }
+
     /** Drops the last look: what it said may be out of date (notifications were lost meanwhile). */
     void forget() {
         last.set(null);

@@ -50,7 +50,7 @@ public final class Producer implements Service {
     private volatile Thread loop;
 
     /**
-     * @param queues the queues' settings, read now and then for the queue's limits: the client's {@link SharedQueueList}
+     * @param queues the queues' settings, read now and then for the queue's limits ({@link SharedQueueList})
      * @param listening whether the client hears the driver's notifications now ({@link Driver#LISTENING})
      * @param dueQueues the client's shared look at its queues, asked before a safety poll claims
      */
@@ -77,15 +77,12 @@ public final class Producer implements Service {
         }
     }
 
-    /** The alarm told of each job start, for the watchers that sleep while none runs; called before {@link #start()}. */
+    /** The alarm told of each job start, for the watchers sleeping while none runs; before {@link #start()}. */
     void watchedBy(JobStartAlarm alarm) {
         launcher.watchedBy(alarm);
     }
 
-    /**
-     * Jobs were inserted into this queue: fetch once the cooldown allows. Never waits: a flag and
-     * an unpark.
-     */
+    /** Jobs were inserted into this queue: fetch once the cooldown allows. Never waits: a flag and an unpark. */
     public void signalInsert() {
         insertSignal = true;
         unparkLoop();
@@ -99,19 +96,15 @@ public final class Producer implements Service {
     }
 
     /**
-     * This client stored an outcome that may have released jobs of this queue (a workflow's next
-     * task): fetch at once, without the quick cooldown, which would cost each step of a chain 5 ms
-     * and coalesces nothing here. Never waits: two flags and an unpark.
+     * This client stored an outcome that may have released jobs of this queue (a workflow's next task):
+     * fetch at once, without the quick cooldown (5 ms a step of a chain). Never waits.
      */
     public void signalRelease() {
         releaseSignal = true;
         signalInsert();
     }
 
-    /**
-     * The client stopped hearing notifications: the next poll is due within the poll interval,
-     * not the safety poll interval. Claims nothing now (the pool may be losing its connections too).
-     */
+    /** The client stopped hearing notifications: poll within the poll interval; claim nothing now. */
     void pollSoon() {
         pollSoon = true;
         unparkLoop();
@@ -156,10 +149,7 @@ public final class Producer implements Service {
         }
     }
 
-    /**
-     * Waits until no job is running or claimed ahead, or {@code deadlineNanos} (a
-     * {@link System#nanoTime()}) passes; after {@link #stop()}, by one thread.
-     */
+    /** Waits until no job runs or waits ahead, or {@code deadlineNanos} passes; after {@link #stop()}. */
     public boolean awaitIdle(long deadlineNanos) throws InterruptedException {
         return slots.awaitIdle(deadlineNanos);
     }
@@ -191,36 +181,17 @@ public final class Producer implements Service {
             slots.aheadLimit(claimer.mayClaimAhead() ? slots.ahead().limit() : 0);
             int free = slots.room();
             if (halted() || free <= 0) {
-                // No room: a signal stands until there is (a poll due stays due). Taken here, the
-                // signal of jobs given back while every slot was busy was lost, and they waited
-                // for the next poll once a slot freed.
+                // No room: a signal stands until there is (a poll due stays due); else the signal of
+                // jobs given back while every slot was busy was lost until the next poll.
                 insertSignal |= signalled;
                 continue;
             }
-            if (polled && skipSafetyPoll(free)) {
+            if (polled && listening.getAsBoolean() && !claimer.limited()
+                    && dueQueues.skips(config.queue(), pacer, free)) {
                 continue;
             }
             claim(free, signalled);
         }
-    }
-
-    /**
-     * Whether a poll is a safety net to skip: the client hears notifications, the queue has no
-     * limits, and the client's shared look at its queues does not name it. A skipped poll counts as
-     * a claim of {@code free} that found nothing, but reads no limits: while the client listens, a
-     * limit set anywhere is announced ({@link Driver#LIMITS_CHANGED}).
-     */
-    private boolean skipSafetyPoll(int free) {
-        if (!listening.getAsBoolean() || claimer.limited()) {
-            return false;
-        }
-        long now = System.nanoTime();
-        if (dueQueues.mayHaveJobs(config.queue(), now)) {
-            return false;
-        }
-        pacer.fetching(now, true);
-        pacer.claimed(now, free, 0, false, false);
-        return true;
     }
 
     /** Claims up to {@code free} jobs and launches them. */
@@ -251,10 +222,7 @@ public final class Producer implements Service {
         }
     }
 
-    /**
-     * Waits until {@code wanted} room is free, or {@code until} (a {@link System#nanoTime()},
-     * {@code Long.MAX_VALUE}: no limit) passes; false when the producer is stopping.
-     */
+    /** Waits for {@code wanted} room until {@code until} ({@code Long.MAX_VALUE}: no limit); false when stopping. */
     private boolean awaitRoom(int wanted, long until) {
         try {
             while (!halted() && !slots.roomOrWake(wanted)) {
@@ -287,7 +255,7 @@ public final class Producer implements Service {
             if (limitsChanged) {
                 limitsChanged = false;
                 if (claimer.readLimit()) {
-                    return Due.POLL; // claimed under limits, or without, from now on
+                    return Due.SIGNAL; // claimed under limits, or without, from now on: not a safety poll
                 }
             }
             if (pollSoon) {
@@ -310,8 +278,8 @@ public final class Producer implements Service {
     }
 
     /**
-     * Parks the loop until {@code until} ({@code Long.MAX_VALUE}: until unparked) or an unpark; while
-     * jobs wait ahead, at most {@link AheadJobs#WAIT_MAX}, and then gives back those waiting too long.
+     * Parks until {@code until} or an unpark; with jobs ahead, {@link AheadJobs#WAIT_MAX} at most,
+     * then gives back those waiting too long.
      */
     private void pause(long until) {
         boolean ahead = !config.atMostOnce() && !slots.ahead().isEmpty();
