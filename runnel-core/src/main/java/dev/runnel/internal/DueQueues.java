@@ -18,8 +18,8 @@ import java.util.function.Function;
  * one look per client and poll. A job that no notification announced waits at most the safety
  * poll interval and this age.
  *
- * <p>No lock is held across the look: a producer that comes due while another looks claims, as it
- * would without this; so does one whose look fails.
+ * <p>No lock is held across the look: a producer that comes due while another looks goes by the
+ * last look, or claims when there is none, as it does when its look fails.
  */
 final class DueQueues {
     /** How long one look answers for: about the spread of the producers' jittered polls. */
@@ -43,7 +43,8 @@ final class DueQueues {
         Look look = last.get();
         if (look == null || now - look.atNanos() >= MAX_AGE_NANOS) {
             if (!looking.compareAndSet(false, true)) {
-                return true;
+                // Another producer looks now: the last look, as old as that look takes, or a claim.
+                return look == null || look.due().contains(queue);
             }
             try {
                 look = new Look(now, Set.copyOf(lookUp.apply(queues)));

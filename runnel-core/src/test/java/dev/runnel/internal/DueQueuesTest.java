@@ -80,4 +80,30 @@ class DueQueuesTest {
         assertThat(first.get()).isFalse();
         assertThat(due.mayHaveJobs("b", 1)).as("the finished look answers now").isFalse();
     }
+
+    @Test
+    void aPollDueWhileAnOutdatedLookIsTakenAgainGoesByTheOutdatedOne() throws Exception {
+        AtomicInteger looks = new AtomicInteger();
+        CountDownLatch inLook = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        DueQueues due = new DueQueues(QUEUES, queues -> {
+            if (looks.incrementAndGet() == 2) {
+                inLook.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            return List.of("c");
+        });
+        assertThat(due.mayHaveJobs("a", 0)).isFalse();
+        Thread looking = Thread.ofPlatform().start(() -> due.mayHaveJobs("a", DueQueues.MAX_AGE_NANOS));
+        inLook.await();
+        assertThat(due.mayHaveJobs("b", DueQueues.MAX_AGE_NANOS)).as("not named by the last look").isFalse();
+        assertThat(due.mayHaveJobs("c", DueQueues.MAX_AGE_NANOS)).as("named by it").isTrue();
+        release.countDown();
+        looking.join();
+        assertThat(looks).hasValue(2);
+    }
 }

@@ -245,9 +245,6 @@ final class PostgresJobs {
     }
 
     List<String> queuesDue(List<String> queues, Instant now) {
-        if (queues.isEmpty()) {
-            return List.of();
-        }
         return connections.run("looking for queues with jobs due", c -> {
             Sql jobQueuesDue = sql.get(JobSql.JobQueuesDue);
             try (PreparedStatement ps = c.prepareStatement(jobQueuesDue.text())) {
@@ -258,8 +255,8 @@ final class PostgresJobs {
                     while (rs.next()) {
                         due.add(rs.getString(1));
                     }
+                    return due;
                 }
-                return due;
             }
         });
     }

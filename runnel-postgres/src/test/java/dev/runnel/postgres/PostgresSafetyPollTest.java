@@ -171,10 +171,11 @@ class PostgresSafetyPollTest {
         other.insert(new Ping("announced"), InsertOptions.builder().queue("q3").build());
         Await.until("the announced job to start", () -> started.contains("announced"));
 
-        // Twenty queues polling every 500 ms would claim 40 times a second; they look once for all.
+        // Twenty queues polling every 500 ms would claim 80 times in two seconds; they look once
+        // for all (a poll that finds no look yet, or whose look fails, still claims).
         int before = claims.get();
         Thread.sleep(2_000);
-        assertThat(claims.get() - before).as("claims in two idle seconds").isLessThanOrEqualTo(2);
+        assertThat(claims.get() - before).as("claims in two idle seconds").isLessThanOrEqualTo(8);
 
         // Made available behind Runnel's back: the shared look finds it, and only its queue claims.
         long quiet = other.insert(new Ping("unannounced"), InsertOptions.builder().queue("q7")
