@@ -210,4 +210,18 @@ class DashboardRepliesTest {
             assertThat(counts.get("cancelled").asLong()).isEqualTo(1);
         }
     }
+
+    @Test
+    void theRequestThatFollowsAnOperatorsChangeSeesItInTheCounts() throws Exception {
+        try (WebFixture web = new WebFixture(SqliteDriver.open(dir.resolve("jobs.db")),
+                b -> b.basicAuth("ops", "s3cret", WebRole.OPERATOR))) {
+            web.as("ops", "s3cret");
+            for (int i = 1; i <= 40; i++) {
+                long id = web.insertLater(new Greet("g" + i), "default");
+                web.postJson("/api/jobs/" + id + "/cancel", "");
+                assertThat(web.getJson("/api/counts").get("total").get("cancelled").asLong()).as("after change %d", i)
+                        .isEqualTo(i);
+            }
+        }
+    }
 }

@@ -181,7 +181,9 @@ public final class Dashboard implements HttpHandler {
             throw new IllegalArgumentException("method " + req.method() + " is not allowed here");
         }
         if (req.isPost()) {
-            boolean refused = false;
+            // Whatever was done, even in part, shows in the counts before the reply goes out, so
+            // the page or the request that follows it sees the effect; a refusal did nothing.
+            req.beforeReply(data::changed);
             try {
                 if (isApi) {
                     api.handle(req, s.subList(1, s.size()));
@@ -189,13 +191,8 @@ public final class Dashboard implements HttpHandler {
                     post(req, s);
                 }
             } catch (Forbidden e) {
-                refused = true;
+                req.beforeReply(null);
                 throw e;
-            } finally {
-                // Whatever was done, even in part, shows in the counts at once; a refusal did nothing.
-                if (!refused) {
-                    data.changed();
-                }
             }
             return;
         }

@@ -28,6 +28,7 @@ final class Req {
     private Map<String, List<String>> query;
     private Map<String, List<String>> form;
     private String body;
+    private Runnable beforeReply;
 
     /** Reads nothing that can be malformed: the path and the query are decoded when first asked for. */
     Req(HttpExchange exchange, WebUser user) {
@@ -153,7 +154,24 @@ final class Req {
         return form;
     }
 
+    /**
+     * Runs {@code action} once, just before the reply's headers go out: after the request's work,
+     * before the client can send the request that follows it. {@code null} forgets the action.
+     */
+    void beforeReply(Runnable action) {
+        beforeReply = action;
+    }
+
+    private void replying() {
+        Runnable action = beforeReply;
+        beforeReply = null;
+        if (action != null) {
+            action.run();
+        }
+    }
+
     void send(int status, String contentType, byte[] bytes) throws IOException {
+        replying();
         var headers = exchange.getResponseHeaders();
         headers.set("Content-Type", contentType);
         headers.set("X-Content-Type-Options", "nosniff");
@@ -171,6 +189,7 @@ final class Req {
     }
 
     void redirect(String location) throws IOException {
+        replying();
         exchange.getResponseHeaders().set("Location", location);
         exchange.sendResponseHeaders(303, -1);
     }
