@@ -382,11 +382,13 @@ public final class RunnelBuilder {
     }
 
     /**
-     * How often a queue without limits polls while the driver's notifications arrive (Postgres: its
-     * LISTEN connection is up): a safety net, as every write through Runnel that makes jobs available
-     * or changes limits notifies (rows written by hand wait up to this and 5 s: the client's queues
-     * share one look). While the connection is lost they poll at {@link #fetchPollInterval}, and fetch
-     * once it is back; SQLite and Redis ignore it. Default 10 s; {@link #fetchPollInterval}'s turns it off.
+     * How often the client polls its queues without limits while the driver's notifications arrive
+     * (Postgres: its LISTEN connection is up): a safety net, as every write through Runnel that makes
+     * jobs available or changes limits notifies, so only rows written by hand wait for it (up to this
+     * and 10% jitter). One look for all of the client's queues at which have jobs due, and only those
+     * claim. While the connection is lost each queue polls at {@link #fetchPollInterval}, and fetches
+     * once it is back; SQLite, which has no notifications to miss, ignores it. Default 10 s;
+     * {@link #fetchPollInterval}'s value turns it off: each queue then polls at that interval.
      */
     public RunnelBuilder fetchSafetyPollInterval(Duration interval) {
         this.fetchSafetyPollInterval = positive("fetchSafetyPollInterval", interval);

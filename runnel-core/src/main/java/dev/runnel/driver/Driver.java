@@ -126,11 +126,10 @@ public interface Driver extends AutoCloseable {
 
     /**
      * Of {@code params.queues()}, those that may hold a job available and due by
-     * {@code params.now()}, in any order: one look at all of a client's idle queues, which its
-     * producers' safety polls share instead of each claiming from its queue (the claim's paused
-     * and limit checks are not made here). It may name a queue that has no such job, never leave
-     * out one that has. The default, for a store that does not tell cheaply, names them all, and
-     * each then claims.
+     * {@code params.now()}, in any order: the client's safety poll, one look at all of its queues,
+     * after which only the queues named claim (the claim's paused and limit checks are not made
+     * here). It may name a queue that has no such job, never leave out one that has. The default,
+     * for a store that does not tell cheaply, names them all, and each then claims.
      */
     default List<String> jobQueuesDue(JobQueuesDueParams params) {
         return params.queues();

@@ -39,7 +39,7 @@ public final class ClientRuntime {
     private final AtomicBoolean listening = new AtomicBoolean();
     /** The queues' settings, one reading shared by the producers. */
     private final SharedQueueList queueList;
-    /** Which queues have jobs due, one look shared by the producers' safety polls. */
+    /** The safety poll of every queue while the client listens; null where the producers poll themselves. */
     private final DueQueues dueQueues;
     private final Completer completer;
     private final DeadlineWatcher deadlines;
@@ -72,12 +72,17 @@ public final class ClientRuntime {
                 config.hooks(), config.codec());
         ClaimClock claimClock = new ClaimClock(config.clock());
         this.queueList = new SharedQueueList(driver::queueList, FetchPacer.LIMIT_CHECK_IDLE);
-        this.dueQueues = new DueQueues(List.copyOf(config.queues().keySet()),
-                queues -> driver.jobQueuesDue(new JobQueuesDueParams(queues, config.clock().instant())));
+        this.dueQueues = driver.supportsListenNotify() && !config.queues().isEmpty()
+                && config.fetchSafetyPollInterval().compareTo(config.fetchPollInterval()) > 0
+                ? new DueQueues(config.fetchSafetyPollInterval(), List.copyOf(config.queues().keySet()),
+                        queues -> driver.jobQueuesDue(new JobQueuesDueParams(queues, config.clock().instant())),
+                        listening::get, this::wake)
+                : null;
+        Duration safetyPoll = dueQueues != null ? FetchPacer.NEVER : config.fetchSafetyPollInterval();
         config.queues().forEach((queue, q) -> producers.put(queue, new Producer(new Producer.Config(queue,
-                q.maxWorkers(), config.fetchPollInterval(), config.fetchSafetyPollInterval(), config.fetchCooldown(),
+                q.maxWorkers(), config.fetchPollInterval(), safetyPoll, config.fetchCooldown(),
                 config.clientId(), q.atMostOnce(), q.limited(), q.executorOrDefault()),
-                driver, queueList, listening::get, dueQueues, runner, completer, config.clock(), claimClock,
+                driver, queueList, listening::get, runner, completer, config.clock(), claimClock,
                 runtimeListeners)));
         JobStartAlarm alarm = new JobStartAlarm();
         producers.values().forEach(p -> p.watchedBy(alarm));
@@ -117,6 +122,9 @@ public final class ClientRuntime {
         if (driver.supportsListenNotify() && !producers.isEmpty()) {
             insertSubscription = driver.listenInserts(this::notified);
         }
+        if (dueQueues != null) {
+            dueQueues.start();
+        }
     }
 
     /**
@@ -125,6 +133,9 @@ public final class ClientRuntime {
      */
     public void stop(Duration timeout) {
         closeQuietly(insertSubscription);
+        if (dueQueues != null) {
+            dueQueues.stop();
+        }
         producers.values().forEach(Producer::stop);
         maintenance.forEach(Service::stop);
         if (jobCounter != null) {
@@ -157,7 +168,6 @@ public final class ClientRuntime {
         if (payload.equals(Driver.LISTENING)) {
             // Each producer fetches once, for what became available while nothing was heard.
             listening.set(true);
-            dueQueues.forget();
             wakeAll();
         } else if (payload.equals(Driver.NOT_LISTENING)) {
             listening.set(false);

@@ -72,6 +72,13 @@ final class FetchPacer {
     static final long LIMIT_CHECK_IDLE = TimeUnit.SECONDS.toNanos(1);
     static final long LIMIT_CHECK_LIMITED = TimeUnit.SECONDS.toNanos(5);
 
+    /**
+     * The safety poll interval of a producer whose client polls for it while it listens
+     * ({@link DueQueues}): about a century, so that it never comes due and the sums of
+     * {@link System#nanoTime()} values stay far from overflowing.
+     */
+    static final Duration NEVER = Duration.ofDays(36_500);
+
     private final long cooldown;
     private final long pollInterval;
     private final long safetyPollInterval;

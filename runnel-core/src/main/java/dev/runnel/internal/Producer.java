@@ -41,7 +41,6 @@ public final class Producer implements Service {
     private final RuntimeListeners listeners;
     private final FetchPacer pacer;
     private final BooleanSupplier listening;
-    private final DueQueues dueQueues;
     private volatile boolean insertSignal;
     private volatile boolean releaseSignal;
     private volatile boolean pollSoon;
@@ -52,10 +51,9 @@ public final class Producer implements Service {
     /**
      * @param queues the queues' settings, read now and then for the queue's limits ({@link SharedQueueList})
      * @param listening whether the client hears the driver's notifications now ({@link Driver#LISTENING})
-     * @param dueQueues the client's shared look at its queues, asked before a safety poll claims
      */
     Producer(Config config, Driver driver, Supplier<List<QueueRow>> queues, BooleanSupplier listening,
-            DueQueues dueQueues, JobRunner runner, Completer completer, Clock clock, ClaimClock claimClock,
+            JobRunner runner, Completer completer, Clock clock, ClaimClock claimClock,
             RuntimeListeners listeners) {
         this.config = config;
         this.listeners = listeners;
@@ -65,7 +63,6 @@ public final class Producer implements Service {
         this.launcher = new JobLauncher(config.queue(), config.atMostOnce(), config.executor(), slots, runner,
                 completer, clock, ids -> driver.jobCancelRequested(new JobCancelRequestedParams(ids)));
         this.listening = listening;
-        this.dueQueues = dueQueues;
         this.pacer = new FetchPacer(config.cooldown(), config.pollInterval(), config.safetyPollInterval(),
                 System.nanoTime());
     }
@@ -162,7 +159,6 @@ public final class Producer implements Service {
     private void run() {
         while (!halted()) {
             boolean signalled = false;
-            boolean polled = false;
             if (!awaitRoom(1, Long.MAX_VALUE)) {
                 continue;
             }
@@ -176,7 +172,6 @@ public final class Producer implements Service {
                     continue;
                 }
                 signalled = due == Due.SIGNAL;
-                polled = due == Due.POLL;
             }
             slots.aheadLimit(claimer.mayClaimAhead() ? slots.ahead().limit() : 0);
             int free = slots.room();
@@ -184,10 +179,6 @@ public final class Producer implements Service {
                 // No room: a signal stands until there is (a poll due stays due); else the signal of
                 // jobs given back while every slot was busy was lost until the next poll.
                 insertSignal |= signalled;
-                continue;
-            }
-            if (polled && listening.getAsBoolean() && !claimer.limited()
-                    && dueQueues.skips(config.queue(), pacer, free)) {
                 continue;
             }
             claim(free, signalled);

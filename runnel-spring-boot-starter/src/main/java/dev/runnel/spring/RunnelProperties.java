@@ -67,9 +67,10 @@ public class RunnelProperties {
     /** How often each queue looks for jobs when nothing wakes it. Default 1s. */
     private Duration fetchPollInterval;
     /**
-     * How often each queue without limits looks for jobs while the client hears the database's
-     * notifications (Postgres LISTEN): only a safety net, since every write through Runnel that
-     * makes jobs available notifies. Default: none, the fetch poll interval throughout.
+     * How often the client looks for jobs in its queues without limits while it hears the
+     * database's notifications (Postgres LISTEN): only a safety net, since every write through
+     * Runnel that makes jobs available notifies. Default 10s; the fetch poll interval's value turns
+     * it off.
      */
     private Duration fetchSafetyPollInterval;
     /** The least time between two fetches triggered by inserts. Default 100ms. */
