@@ -382,13 +382,11 @@ public final class RunnelBuilder {
     }
 
     /**
-     * How often the client polls its queues without limits while the driver's notifications arrive
-     * (Postgres: its LISTEN connection is up): a safety net, as every write through Runnel that makes
-     * jobs available or changes limits notifies, so only rows written by hand wait for it (up to this
-     * and 10% jitter). One look for all of the client's queues at which have jobs due, and only those
-     * claim. While the connection is lost each queue polls at {@link #fetchPollInterval}, and fetches
-     * once it is back; SQLite, which has no notifications to miss, ignores it. Default 10 s;
-     * {@link #fetchPollInterval}'s value turns it off: each queue then polls at that interval.
+     * How often the client polls its queues without limits while its driver's notifications arrive
+     * (Postgres: LISTEN is up), as a safety net for rows written by hand: one look at which queues
+     * have jobs due, and only those claim. While notifications are lost each queue polls at
+     * {@link #fetchPollInterval}, and fetches once they are back; SQLite ignores it. Default 10 s
+     * (plus up to 10% jitter); {@link #fetchPollInterval}'s value turns it off.
      */
     public RunnelBuilder fetchSafetyPollInterval(Duration interval) {
         this.fetchSafetyPollInterval = positive("fetchSafetyPollInterval", interval);

@@ -279,32 +279,32 @@ public final class PostgresDriver implements Driver {
 
     @Override
     public Optional<JobLinks> linkGet(long id) {
-        return jobs.links().linkGet(id);
+        return jobs.links().reads().linkGet(id);
     }
 
     @Override
     public Optional<WorkflowRow> workflowGet(long id) {
-        return jobs.links().workflowGet(id);
+        return jobs.links().reads().workflowGet(id);
     }
 
     @Override
     public List<WorkflowRow> workflowList(LinkListParams params) {
-        return jobs.links().workflowList(params);
+        return jobs.links().reads().workflowList(params);
     }
 
     @Override
     public List<WorkflowTaskRow> workflowTasks(long id) {
-        return jobs.links().workflowTasks(id);
+        return jobs.links().reads().workflowTasks(id);
     }
 
     @Override
     public Optional<BatchRow> batchGet(long id) {
-        return jobs.links().batchGet(id);
+        return jobs.links().reads().batchGet(id);
     }
 
     @Override
     public List<BatchRow> batchList(LinkListParams params) {
-        return jobs.links().batchList(params);
+        return jobs.links().reads().batchList(params);
     }
 
     @Override

@@ -2,23 +2,16 @@ package dev.runnel.postgres;
 
 import static dev.runnel.postgres.LinkSql.P.*;
 
-import dev.runnel.BatchRow;
-import dev.runnel.DependencyPolicy;
 import dev.runnel.InsertResult;
-import dev.runnel.JobLinks;
 import dev.runnel.JobState;
 import dev.runnel.RunnelException;
-import dev.runnel.WorkflowRow;
-import dev.runnel.WorkflowTaskRow;
 import dev.runnel.driver.JdbcIds;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.LinkInsertParams;
 import dev.runnel.driver.LinkInserted;
-import dev.runnel.driver.LinkListParams;
 import dev.runnel.driver.Links;
 import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -27,7 +20,6 @@ import java.sql.Savepoint;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,6 +52,7 @@ final class PostgresLinks {
     private final PostgresConnections connections;
     private final JobInserter inserter;
     private final SqlFile<LinkSql> sql;
+    private final PostgresLinkReads reads;
 
     PostgresLinks(PostgresSchema schema, PostgresConnections connections, JobInserter inserter) {
         this.schema = schema;
@@ -67,6 +60,12 @@ final class PostgresLinks {
         this.inserter = inserter;
         this.sql = SqlFile.parse("link.sql", LinkSql.class.getResourceAsStream("link.sql"), LinkSql.class)
                 .withSchema(schema.quoted());
+        this.reads = new PostgresLinkReads(connections, sql);
+    }
+
+    /** The reads of links, workflows and batches. */
+    PostgresLinkReads reads() {
+        return reads;
     }
 
     // ---- inserts ----
@@ -245,146 +244,6 @@ final class PostgresLinks {
             q.setObject(ps, IDS, ids);
             ps.execute();
         }
-    }
-
-    // ---- reads ----
-
-    Optional<JobLinks> linkGet(long id) {
-        return connections.run("reading the links of job " + id, c -> {
-            Sql q = sql.get(LinkSql.LinkGet);
-            try (PreparedStatement ps = c.prepareStatement(q.text())) {
-                q.setLong(ps, ID, id);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) {
-                        return Optional.empty();
-                    }
-                    long workflow = rs.getLong(1);
-                    String task = rs.getString(2);
-                    long batch = rs.getLong(3);
-                    return Optional.of(new JobLinks(id, workflow == 0 ? Optional.empty() : Optional.of(workflow),
-                            Optional.ofNullable(task), batch == 0 ? Optional.empty() : Optional.of(batch),
-                            Optional.ofNullable(rs.getString(4)), List.of(boxed(rs.getArray(5))),
-                            List.of(boxed(rs.getArray(6)))));
-                }
-            }
-        });
-    }
-
-    Optional<WorkflowRow> workflowGet(long id) {
-        return connections.run("reading workflow " + id, c -> {
-            Sql q = sql.get(LinkSql.WorkflowGet);
-            try (PreparedStatement ps = c.prepareStatement(q.text())) {
-                q.setLong(ps, ID, id);
-                List<WorkflowRow> rows = workflows(ps);
-                return rows.isEmpty() ? Optional.empty() : Optional.of(rows.getFirst());
-            }
-        });
-    }
-
-    List<WorkflowRow> workflowList(LinkListParams p) {
-        return connections.run("listing workflows", c -> {
-            Sql q = sql.get(LinkSql.WorkflowList);
-            try (PreparedStatement ps = c.prepareStatement(q.text())) {
-                q.setLong(ps, BEFORE_ID, p.beforeId() == 0 ? Long.MAX_VALUE : p.beforeId());
-                q.setInt(ps, LIMIT, p.limit());
-                return workflows(ps);
-            }
-        });
-    }
-
-    /** Workflows from rows of (id, name, created_at, state, count), a workflow's rows together. */
-    private static List<WorkflowRow> workflows(PreparedStatement ps) throws SQLException {
-        record Head(long id, String name, Instant createdAt, Map<JobState, Integer> tasks, int[] deleted) {}
-        Map<Long, Head> heads = new LinkedHashMap<>();
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                long id = rs.getLong(1);
-                Head h = heads.get(id);
-                if (h == null) {
-                    h = new Head(id, rs.getString(2), rs.getObject(3, OffsetDateTime.class).toInstant(),
-                            new EnumMap<>(JobState.class), new int[1]);
-                    heads.put(id, h);
-                }
-                String state = rs.getString(4);
-                if (state == null) {
-                    continue; // no tasks
-                }
-                if (state.equals(Links.DELETED)) {
-                    h.deleted()[0] = rs.getInt(5);
-                } else {
-                    h.tasks().put(JobState.fromDb(state), rs.getInt(5));
-                }
-            }
-        }
-        List<WorkflowRow> rows = new ArrayList<>(heads.size());
-        for (Head h : heads.values()) {
-            rows.add(new WorkflowRow(h.id(), h.name(), h.createdAt(), h.tasks(), h.deleted()[0]));
-        }
-        return rows;
-    }
-
-    List<WorkflowTaskRow> workflowTasks(long id) {
-        return connections.run("reading the tasks of workflow " + id, c -> {
-            Sql q = sql.get(LinkSql.WorkflowTasks);
-            try (PreparedStatement ps = c.prepareStatement(q.text())) {
-                q.setLong(ps, ID, id);
-                List<WorkflowTaskRow> rows = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        String state = rs.getString(4);
-                        rows.add(new WorkflowTaskRow(rs.getString(1), rs.getLong(2), rs.getString(3),
-                                state == null ? Optional.empty() : Optional.of(JobState.fromDb(state)),
-                                List.of((String[]) rs.getArray(7).getArray()),
-                                Links.RUN.equals(rs.getString(5)) ? DependencyPolicy.RUN : DependencyPolicy.CANCEL,
-                                Optional.ofNullable(CompactJson.of(rs.getString(6)))));
-                    }
-                }
-                return rows;
-            }
-        });
-    }
-
-    Optional<BatchRow> batchGet(long id) {
-        return connections.run("reading batch " + id, c -> {
-            Sql q = sql.get(LinkSql.BatchGet);
-            try (PreparedStatement ps = c.prepareStatement(q.text())) {
-                q.setLong(ps, ID, id);
-                List<BatchRow> rows = batches(ps);
-                return rows.isEmpty() ? Optional.empty() : Optional.of(rows.getFirst());
-            }
-        });
-    }
-
-    List<BatchRow> batchList(LinkListParams p) {
-        return connections.run("listing batches", c -> {
-            Sql q = sql.get(LinkSql.BatchList);
-            try (PreparedStatement ps = c.prepareStatement(q.text())) {
-                q.setLong(ps, BEFORE_ID, p.beforeId() == 0 ? Long.MAX_VALUE : p.beforeId());
-                q.setInt(ps, LIMIT, p.limit());
-                return batches(ps);
-            }
-        });
-    }
-
-    private static List<BatchRow> batches(PreparedStatement ps) throws SQLException {
-        List<BatchRow> rows = new ArrayList<>();
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                rows.add(new BatchRow(rs.getLong(1), Optional.ofNullable(rs.getString(2)),
-                        rs.getObject(3, OffsetDateTime.class).toInstant(), rs.getLong(4), rs.getLong(5), rs.getLong(6),
-                        rs.getLong(7), rs.getLong(8), callback(rs, 9), callback(rs, 10), callback(rs, 11)));
-            }
-        }
-        return rows;
-    }
-
-    private static Optional<Long> callback(ResultSet rs, int column) throws SQLException {
-        long id = rs.getLong(column);
-        return id > 0 ? Optional.of(id) : Optional.empty();
-    }
-
-    private static Long[] boxed(Array array) throws SQLException {
-        return (Long[]) array.getArray();
     }
 
     // ---- the steps ----
