@@ -101,7 +101,7 @@ public record ClientConfig(
 
     public ClientConfig {
         queues = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(queues));
-        units = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(units));
+        units = java.util.Collections.unmodifiableMap(WorkUnit.readingWith(units, codec));
         listeners = List.copyOf(listeners);
         runtimeListeners = List.copyOf(runtimeListeners);
         periodicJobs = List.copyOf(periodicJobs);

@@ -1,6 +1,5 @@
 package dev.runnel.internal;
 
-import com.fasterxml.jackson.databind.ObjectReader;
 import dev.runnel.ErrorHandler;
 import dev.runnel.Job;
 import dev.runnel.JobArgs;
@@ -43,8 +42,6 @@ public final class JobRunner {
     static final int MAX_TRACE_CHARS = 8_000;
 
     private final Map<String, WorkUnit<?>> units;
-    private final ArgsCodec codec;
-    private final Map<String, ObjectReader> readers = new ConcurrentHashMap<>();
     /** Kinds without a worker already warned of: once per kind and client. */
     private final Set<String> warnedKinds = ConcurrentHashMap.newKeySet();
     private final Clock clock;
@@ -61,8 +58,7 @@ public final class JobRunner {
 
     public JobRunner(Map<String, WorkUnit<?>> units, Clock clock, Duration defaultTimeout, RetryPolicy retryPolicy,
             Hooks hooks, ArgsCodec codec) {
-        this.units = Map.copyOf(units);
-        this.codec = codec;
+        this.units = Map.copyOf(WorkUnit.readingWith(units, codec));
         this.clock = clock;
         this.defaultTimeout = defaultTimeout;
         this.retryPolicy = retryPolicy;
@@ -171,7 +167,7 @@ public final class JobRunner {
         }
         T args;
         try {
-            args = readers.computeIfAbsent(unit.kind(), k -> codec.readerFor(unit.type())).readValue(row.args());
+            args = unit.reader().readValue(row.args());
         } catch (Exception e) {
             // Retrying cannot decode it any better: discard at once with the reason.
             Instant now = clock.instant();
