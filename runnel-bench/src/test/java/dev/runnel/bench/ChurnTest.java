@@ -2,6 +2,7 @@ package dev.runnel.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.runnel.testkit.Await;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -21,6 +22,10 @@ class ChurnTest {
         try (BenchDatabase db = BenchDatabase.open(DrainTest.URL)) {
             result = new Churn(db.driver(), db.tableStats().orElseThrow(), new Churn.Options(JOBS, 10_000, 2_000,
                     Duration.ZERO, Duration.ofMillis(100), 200), new PrintWriter(log, true)).run();
+            // Postgres counts a backend's deletes once that backend reports its statistics, up to
+            // 10 s later: the cleaner's pool connection may not have when the run ends.
+            Await.until("the rows the cleaner deleted to be counted", Duration.ofSeconds(20),
+                    () -> db.tableStats().orElseThrow().read().deletedRows() > 0);
         }
         assertThat(result.segments()).hasSize(3);
         assertThat(result.segments()).extracting(ChurnSegment::index).containsExactly(1, 2, 3);
@@ -40,7 +45,6 @@ class ChurnTest {
         // The feeder never let the table hold everything: at most three batches waited at once, and
         // the cleaner deleted the completed jobs, so what remains is a fraction of N.
         assertThat(result.end().rows()).isLessThan(JOBS / 3);
-        assertThat(result.end().deletedRows()).isPositive();
         assertThat(log.toString()).contains(" seg ").contains("fetch MB").contains("audit: duplicates 0, missing 0");
         assertThat(result.toJson()).contains("\"segments\":[{\"segment\":1,").contains("\"exact\":true");
     }

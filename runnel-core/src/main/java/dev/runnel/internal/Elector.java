@@ -1,5 +1,6 @@
 package dev.runnel.internal;
 
+import dev.runnel.LeaderRow;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.LeaderElectParams;
 import dev.runnel.driver.LeaderResignParams;
@@ -7,13 +8,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Takes and keeps the leader's lease: every third of the lease it asks for it, which renews it for
- * the leader and takes it over for another client once the leader's lease has run out. So after a
+ * Takes and keeps the leader's lease: every third of the lease the leader asks for it, which renews
+ * it, and every other client reads it and asks for it only once it has run out, to take it over. So after a
  * leader dies another one leads within about a lease and a third; at a clean stop the leader gives
  * the lease up, and another takes over at its next attempt.
  *
@@ -60,7 +62,8 @@ public final class Elector extends Ticker implements Leadership {
         Instant now = clock.instant();
         boolean won;
         try {
-            won = driver.leaderAttemptElect(new LeaderElectParams(clientId, now, now.plus(lease)));
+            won = !heldByAnother(now)
+                    && driver.leaderAttemptElect(new LeaderElectParams(clientId, now, now.plus(lease)));
             health.succeeded();
         } catch (RuntimeException e) {
             health.failed();
@@ -81,6 +84,19 @@ public final class Elector extends Ticker implements Leadership {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether another client holds a lease that has not ended at {@code now}, as one read tells; false
+     * while this client leads, which renews its lease by asking. So a follower reads where it would
+     * write: an election that cannot be won takes no lock and writes nothing.
+     */
+    private boolean heldByAnother(Instant now) {
+        if (isLeader()) {
+            return false;
+        }
+        Optional<LeaderRow> held = driver.leaderGet();
+        return held.isPresent() && !held.get().leaderId().equals(clientId) && held.get().expiresAt().isAfter(now);
     }
 
     /** Stops asking and, when leading, gives the lease up so that another client can take over at once. */

@@ -57,23 +57,38 @@ final class PostgresLinkReads {
     }
 
     Optional<WorkflowRow> workflowGet(long id) {
-        return connections.run("reading workflow " + id, c -> {
-            Sql q = sql.get(LinkSql.WorkflowGet);
+        return one("reading workflow " + id, LinkSql.WorkflowGet, id, PostgresLinkReads::workflows);
+    }
+
+    List<WorkflowRow> workflowList(LinkListParams p) {
+        return page("listing workflows", LinkSql.WorkflowList, p, PostgresLinkReads::workflows);
+    }
+
+    /** Reads the rows of a statement whose parameters are set. */
+    @FunctionalInterface
+    private interface Rows<T> {
+        List<T> read(PreparedStatement ps) throws SQLException;
+    }
+
+    /** The one row {@code statement} finds by {@code :id}, if any. */
+    private <T> Optional<T> one(String what, LinkSql statement, long id, Rows<T> rows) {
+        return connections.run(what, c -> {
+            Sql q = sql.get(statement);
             try (PreparedStatement ps = c.prepareStatement(q.text())) {
                 q.setLong(ps, ID, id);
-                List<WorkflowRow> rows = workflows(ps);
-                return rows.isEmpty() ? Optional.empty() : Optional.of(rows.getFirst());
+                return rows.read(ps).stream().findFirst();
             }
         });
     }
 
-    List<WorkflowRow> workflowList(LinkListParams p) {
-        return connections.run("listing workflows", c -> {
-            Sql q = sql.get(LinkSql.WorkflowList);
+    /** A page of {@code statement}'s rows, newest first, before {@code p.beforeId()}. */
+    private <T> List<T> page(String what, LinkSql statement, LinkListParams p, Rows<T> rows) {
+        return connections.run(what, c -> {
+            Sql q = sql.get(statement);
             try (PreparedStatement ps = c.prepareStatement(q.text())) {
                 q.setLong(ps, BEFORE_ID, p.beforeId() == 0 ? Long.MAX_VALUE : p.beforeId());
                 q.setInt(ps, LIMIT, p.limit());
-                return workflows(ps);
+                return rows.read(ps);
             }
         });
     }
@@ -131,25 +146,11 @@ final class PostgresLinkReads {
     }
 
     Optional<BatchRow> batchGet(long id) {
-        return connections.run("reading batch " + id, c -> {
-            Sql q = sql.get(LinkSql.BatchGet);
-            try (PreparedStatement ps = c.prepareStatement(q.text())) {
-                q.setLong(ps, ID, id);
-                List<BatchRow> rows = batches(ps);
-                return rows.isEmpty() ? Optional.empty() : Optional.of(rows.getFirst());
-            }
-        });
+        return one("reading batch " + id, LinkSql.BatchGet, id, PostgresLinkReads::batches);
     }
 
     List<BatchRow> batchList(LinkListParams p) {
-        return connections.run("listing batches", c -> {
-            Sql q = sql.get(LinkSql.BatchList);
-            try (PreparedStatement ps = c.prepareStatement(q.text())) {
-                q.setLong(ps, BEFORE_ID, p.beforeId() == 0 ? Long.MAX_VALUE : p.beforeId());
-                q.setInt(ps, LIMIT, p.limit());
-                return batches(ps);
-            }
-        });
+        return page("listing batches", LinkSql.BatchList, p, PostgresLinkReads::batches);
     }
 
     private static List<BatchRow> batches(PreparedStatement ps) throws SQLException {

@@ -6,6 +6,7 @@ import dev.runnel.ClientRow;
 import dev.runnel.LeaderRow;
 import dev.runnel.Runnel;
 import dev.runnel.driver.ClientDeleteParams;
+import dev.runnel.driver.Driver;
 import dev.runnel.driver.ClientHeartbeatParams;
 import dev.runnel.driver.ClientListDeadParams;
 import dev.runnel.driver.ClientStopParams;
@@ -13,8 +14,11 @@ import dev.runnel.driver.LeaderElectParams;
 import dev.runnel.driver.LeaderResignParams;
 import dev.runnel.driver.Lease;
 import dev.runnel.testkit.Await;
+import dev.runnel.testkit.ForwardingDriver;
 import dev.runnel.testkit.KillableDriver;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** Clients registering and heartbeating, and the leader's lease: taken, renewed, lost, given up. */
@@ -115,6 +119,34 @@ public abstract class ClusterConformance extends DriverConformance {
         first.stop(Duration.ofSeconds(1));
         Await.until("the second client to lead", Duration.ofSeconds(5), second::isLeader);
         assertThat(driver.leaderGet().orElseThrow().leaderId()).isEqualTo("second");
+    }
+
+    @Test
+    void aFollowerOnlyReadsTheLeaseWhileItIsHeldAndAsksForItOnceItIsFree() {
+        Runnel first = started(client().clientId("first"));
+        Await.until("the first client to lead", first::isLeader);
+        AtomicInteger asked = new AtomicInteger();
+        AtomicInteger read = new AtomicInteger();
+        Driver counting = new ForwardingDriver(driver) {
+            @Override
+            public boolean leaderAttemptElect(LeaderElectParams params) {
+                asked.incrementAndGet();
+                return super.leaderAttemptElect(params);
+            }
+
+            @Override
+            public Optional<LeaderRow> leaderGet() {
+                read.incrementAndGet();
+                return super.leaderGet();
+            }
+        };
+        Runnel second = started(client().driver(counting).clientId("second"));
+        Await.until("the follower to read the lease three times", () -> read.get() >= 3);
+        assertThat(asked).as("elections the follower asked for while the lease was held").hasValue(0);
+        assertThat(second.isLeader()).isFalse();
+        first.stop(Duration.ofSeconds(1));
+        Await.until("the follower to lead once the lease is given up", Duration.ofSeconds(5), second::isLeader);
+        assertThat(asked.get()).isPositive();
     }
 
     @Test
