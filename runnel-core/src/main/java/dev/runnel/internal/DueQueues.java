@@ -13,10 +13,9 @@ import org.slf4j.LoggerFactory;
  * {@code fetchSafetyPollInterval} (plus up to 10% jitter), one look at which of its queues have jobs
  * due ({@link dev.runnel.driver.Driver#jobQueuesDue}), and a signal to the producers of those
  * queues, as a notification of an insert would give them. Meanwhile the producers of queues without
- * limits do not poll at all, so an idle client wakes once an interval, not once per queue: 20
- * clients of 50 idle queues woke their producers 94 times a second, at 10 s each, and made 33
- * claims a second at 30 s before the look was shared. A job that no notification announced waits
- * at most the interval and its jitter.
+ * limits do not poll at all, so an idle client wakes once an interval, not once per queue (see
+ * docs/benchmarks.md, idle clients). A job that no notification announced waits at most the
+ * interval and its jitter.
  *
  * <p>While the client does not listen, it neither looks nor signals: every producer polls at
  * {@code fetchPollInterval}. A failed look signals every queue, whose claims then meet the failure

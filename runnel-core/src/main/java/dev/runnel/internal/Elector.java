@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Takes and keeps the leader's lease: every third of the lease the leader asks for it, which renews
- * it, and every other client reads it and asks for it only once it has run out, to take it over. So after a
- * leader dies another one leads within about a lease and a third; at a clean stop the leader gives
- * the lease up, and another takes over at its next attempt.
+ * it, and every other client reads it and asks for it only once it has run out or is free, to take
+ * it over. So after a leader dies another one leads within about a lease and a third; at a clean
+ * stop the leader gives the lease up, and another takes over at its next look.
  *
  * <p>This client counts itself leader only until its lease would end, measured on the monotonic
  * clock from before it asked: a client paused past its lease stops leading by its own reckoning as
