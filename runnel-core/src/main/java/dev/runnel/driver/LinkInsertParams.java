@@ -30,7 +30,7 @@ public record LinkInsertParams(Connection connection, String workflowName, long 
      *
      * @param name a name for people, or null
      * @param callbacks a JSON object of the callbacks ({@code success}, {@code complete},
-     *     {@code discard}), each a job as {@link Links#encodeCallback} writes it
+     *     {@code discard}), each a job as {@link BatchCallbacks#encode} writes it
      */
     public record NewBatch(String name, String callbacks) {}
 }

@@ -1,14 +1,9 @@
 package dev.runnel.driver;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.runnel.InsertResult;
 import dev.runnel.JobError;
 import dev.runnel.JobState;
 import dev.runnel.NotFoundException;
-import dev.runnel.json.RunnelJson;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -493,7 +488,7 @@ public final class Links {
 
     private static void fire(BatchProgress b, String callback, Instant now, SettleSteps steps, List<Released> released)
             throws SQLException {
-        JobInsertParams job = callbackJob(b, callback, now);
+        JobInsertParams job = BatchCallbacks.job(b, callback, now);
         long id = job == null ? 0 : steps.insertJob(job); // 0: its condition held, with no callback to insert
         steps.batchFired(b.id(), callback, id);
         if (job != null) {
@@ -558,54 +553,5 @@ public final class Links {
         failed.forEach((id, state) -> settleAgain.add(Finished.of(id, state)));
         deleted.forEach(id -> settleAgain.add(new Finished(id, DELETED)));
         return settleEdges(settleAgain, now, steps);
-    }
-
-    // ---- batch callbacks ----
-
-    /** A callback job as a batch keeps it, to insert when its condition holds. */
-    public static ObjectNode encodeCallback(JobInsertParams job) {
-        ObjectNode node = JsonNodeFactory.instance.objectNode();
-        node.put("kind", job.kind());
-        try {
-            node.set("args", RunnelJson.READER.readTree(job.args()));
-            node.set("metadata", RunnelJson.READER.readTree(job.metadata()));
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("a callback's args or metadata are not JSON: " + e.getOriginalMessage(), e);
-        }
-        node.put("queue", job.queue());
-        node.put("priority", job.priority());
-        node.put("max_attempts", job.maxAttempts());
-        job.tags().forEach(node.putArray("tags")::add);
-        return node;
-    }
-
-    /**
-     * The callback {@code callback} of batch {@code b} as a job to insert now, its args given the
-     * batch's counts under the key {@code batch}; null when the batch has no such callback.
-     */
-    static JobInsertParams callbackJob(BatchProgress b, String callback, Instant now) {
-        JsonNode all;
-        try {
-            all = RunnelJson.READER.readTree(b.callbacks() == null ? "{}" : b.callbacks());
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("the callbacks of batch " + b.id() + " are not JSON", e);
-        }
-        JsonNode c = all.get(callback);
-        if (c == null || c.isNull()) {
-            return null;
-        }
-        ObjectNode args = c.get("args") instanceof ObjectNode o ? o.deepCopy() : JsonNodeFactory.instance.objectNode();
-        ObjectNode counts = args.putObject("batch");
-        counts.put("id", b.id());
-        counts.put("total", b.total());
-        counts.put("completed", b.completed());
-        counts.put("cancelled", b.cancelled());
-        counts.put("discarded", b.discarded());
-        counts.put("deleted", b.deleted());
-        List<String> tags = new ArrayList<>();
-        c.path("tags").forEach(t -> tags.add(t.asText()));
-        return new JobInsertParams(c.path("kind").asText(), args.toString(), c.path("queue").asText("default"),
-                c.path("priority").asInt(1), JobState.AVAILABLE, now, now, c.path("max_attempts").asInt(25), tags,
-                c.path("metadata").isObject() ? c.get("metadata").toString() : "{}");
     }
 }

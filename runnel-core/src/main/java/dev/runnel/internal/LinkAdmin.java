@@ -15,6 +15,7 @@ import dev.runnel.WorkflowResult;
 import dev.runnel.WorkflowRow;
 import dev.runnel.WorkflowTask;
 import dev.runnel.WorkflowTaskRow;
+import dev.runnel.driver.BatchCallbacks;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.JobLink;
@@ -167,9 +168,9 @@ public final class LinkAdmin {
             throw new IllegalArgumentException("a batch needs at least one job: its callbacks run when its jobs end");
         }
         ObjectNode callbacks = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-        batch.onSuccess().ifPresent(r -> callbacks.set(Links.ON_SUCCESS, Links.encodeCallback(inserter.resolve(List.of(r)).getFirst())));
-        batch.onComplete().ifPresent(r -> callbacks.set(Links.ON_COMPLETE, Links.encodeCallback(inserter.resolve(List.of(r)).getFirst())));
-        batch.onDiscard().ifPresent(r -> callbacks.set(Links.ON_DISCARD, Links.encodeCallback(inserter.resolve(List.of(r)).getFirst())));
+        batch.onSuccess().ifPresent(r -> callbacks.set(Links.ON_SUCCESS, BatchCallbacks.encode(inserter.resolve(List.of(r)).getFirst())));
+        batch.onComplete().ifPresent(r -> callbacks.set(Links.ON_COMPLETE, BatchCallbacks.encode(inserter.resolve(List.of(r)).getFirst())));
+        batch.onDiscard().ifPresent(r -> callbacks.set(Links.ON_DISCARD, BatchCallbacks.encode(inserter.resolve(List.of(r)).getFirst())));
         return insertBatchJobs(transaction, new LinkInsertParams.NewBatch(batch.name().orElse(null), callbacks.toString()),
                 0, jobs);
     }

@@ -7,6 +7,7 @@ import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.Migrator;
 import dev.runnel.RunnelException;
+import dev.runnel.driver.BatchCallbacks;
 import dev.runnel.driver.DataRejectedException;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobInsertParams;
@@ -122,9 +123,9 @@ class PostgresLinkRaceTest {
     void aBatchCompletedAtOnceCountsEveryJobAndCallsBackOnce() throws Exception {
         for (int round = 0; round < ROUNDS; round++) {
             String queue = "batch-" + round;
-            String callbacks = "{\"success\":" + Links.encodeCallback(new JobInsertParams("on_success", "{}", "callbacks",
+            String callbacks = "{\"success\":" + BatchCallbacks.encode(new JobInsertParams("on_success", "{}", "callbacks",
                     1, JobState.AVAILABLE, t0, t0, 25, List.of(), "{}")) + ",\"complete\":"
-                    + Links.encodeCallback(new JobInsertParams("on_complete", "{}", "callbacks", 1, JobState.AVAILABLE,
+                    + BatchCallbacks.encode(new JobInsertParams("on_complete", "{}", "callbacks", 1, JobState.AVAILABLE,
                             t0, t0, 25, List.of(), "{}")) + "}";
             List<JobInsertParams> jobs = new ArrayList<>();
             List<JobLink> links = new ArrayList<>();
