@@ -382,14 +382,14 @@ public final class RunnelBuilder {
     }
 
     /**
-     * How often the client polls its queues without limits while its driver's notifications arrive
-     * (Postgres: LISTEN is up), as a safety net for rows written by hand: one look at which queues
-     * have jobs due, and only those claim. While notifications are lost each queue polls at
-     * {@link #fetchPollInterval}, and fetches once they are back; SQLite ignores it. Default 10 s
-     * (plus up to 10% jitter); {@link #fetchPollInterval}'s value turns it off.
+     * How often the client looks at which of its queues have jobs due, and only those claim, while
+     * Postgres's LISTEN is up: a safety net for rows written by hand. Without LISTEN each queue polls
+     * at {@link #fetchPollInterval}; SQLite and Redis ignore this. 1 ms to 1 day; default 10 s (plus
+     * up to 10% jitter); {@link #fetchPollInterval}'s value turns it off.
      */
     public RunnelBuilder fetchSafetyPollInterval(Duration interval) {
-        this.fetchSafetyPollInterval = positive("fetchSafetyPollInterval", interval);
+        this.fetchSafetyPollInterval = between("fetchSafetyPollInterval", interval, Duration.ofMillis(1),
+                Duration.ofDays(1));
         return this;
     }
 

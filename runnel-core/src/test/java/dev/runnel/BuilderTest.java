@@ -21,6 +21,10 @@ class BuilderTest {
         assertThatThrownBy(() -> Runnel.builder().queue("q", 1).queue("q", 2)).hasMessageContaining("twice");
         assertThatThrownBy(() -> Runnel.builder().fetchPollInterval(Duration.ZERO)).hasMessageContaining("fetchPollInterval");
         assertThatThrownBy(() -> Runnel.builder().jobTimeout(Duration.ofSeconds(-1))).hasMessageContaining("jobTimeout");
+        assertThatThrownBy(() -> Runnel.builder().fetchSafetyPollInterval(Duration.ofDays(2)))
+                .hasMessageContaining("fetchSafetyPollInterval must be between");
+        assertThatThrownBy(() -> Runnel.builder().fetchSafetyPollInterval(Duration.ZERO))
+                .hasMessageContaining("fetchSafetyPollInterval must be between");
         assertThatThrownBy(() -> Runnel.builder().worker(Ping.class, j -> {}).worker(Ping.class, j -> {}))
                 .hasMessageContaining("twice");
     }

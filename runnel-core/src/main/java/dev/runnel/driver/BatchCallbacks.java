@@ -25,7 +25,8 @@ public final class BatchCallbacks {
             node.set("args", RunnelJson.READER.readTree(job.args()));
             node.set("metadata", RunnelJson.READER.readTree(job.metadata()));
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("a callback's args or metadata are not JSON: " + e.getOriginalMessage(), e);
+            throw new IllegalArgumentException("a callback's args or metadata are not JSON: " + e.getOriginalMessage(),
+                    e);
         }
         node.put("queue", job.queue());
         node.put("priority", job.priority());

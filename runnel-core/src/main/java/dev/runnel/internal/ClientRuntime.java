@@ -76,7 +76,7 @@ public final class ClientRuntime {
                 && config.fetchSafetyPollInterval().compareTo(config.fetchPollInterval()) > 0
                 ? new DueQueues(config.fetchSafetyPollInterval(), List.copyOf(config.queues().keySet()),
                         queues -> driver.jobQueuesDue(new JobQueuesDueParams(queues, config.clock().instant())),
-                        listening::get, this::wake)
+                        listening::get, this::pollNow)
                 : null;
         Duration safetyPoll = dueQueues != null ? FetchPacer.NEVER : config.fetchSafetyPollInterval();
         config.queues().forEach((queue, q) -> producers.put(queue, new Producer(new Producer.Config(queue,
@@ -192,6 +192,14 @@ public final class ClientRuntime {
         Producer p = producers.get(queue);
         if (p != null) {
             p.signalInsert();
+        }
+    }
+
+    /** Has the producer of {@code queue} claim as a poll: the client's safety poll found jobs due there. */
+    private void pollNow(String queue) {
+        Producer p = producers.get(queue);
+        if (p != null) {
+            p.pollNow();
         }
     }
 

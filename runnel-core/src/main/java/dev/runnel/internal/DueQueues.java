@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The safety poll of a client's queues while it hears its driver's notifications: every
  * {@code fetchSafetyPollInterval} (plus up to 10% jitter), one look at which of its queues have jobs
- * due ({@link dev.runnel.driver.Driver#jobQueuesDue}), and a signal to the producers of those
- * queues, as a notification of an insert would give them. Meanwhile the producers of queues without
+ * due ({@link dev.runnel.driver.Driver#jobQueuesDue}), after which the producers of those queues
+ * claim, as at a poll (a claim that finds nothing then does not slow their claims for inserts). Meanwhile the producers of queues without
  * limits do not poll at all, so an idle client wakes once an interval, not once per queue (see
  * docs/benchmarks.md, idle clients). A job that no notification announced waits at most the
  * interval and its jitter.
@@ -32,7 +32,7 @@ final class DueQueues extends Ticker {
     /**
      * @param lookUp of the queues given, those that may have jobs due now
      * @param listening whether the client hears notifications now
-     * @param signal wakes the producer of a queue, as an insert's notification does
+     * @param signal has the producer of a queue claim, as at a poll
      */
     DueQueues(Duration interval, List<String> queues, Function<List<String>, List<String>> lookUp,
             BooleanSupplier listening, Consumer<String> signal) {

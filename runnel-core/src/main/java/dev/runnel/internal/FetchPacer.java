@@ -74,8 +74,8 @@ final class FetchPacer {
 
     /**
      * The safety poll interval of a producer whose client polls for it while it listens
-     * ({@link DueQueues}): about a century, so that it never comes due and the sums of
-     * {@link System#nanoTime()} values stay far from overflowing.
+     * ({@link DueQueues}): about a century, so that it never comes due; times are compared by their
+     * difference, as {@link System#nanoTime()} values must be.
      */
     static final Duration NEVER = Duration.ofDays(36_500);
 
@@ -159,7 +159,10 @@ final class FetchPacer {
 
     /** The client stopped hearing notifications at {@code now}: the next poll is due within the poll interval. */
     void pollWithin(long now) {
-        nextPoll = Math.min(nextPoll, now + jitter.applyAsLong(pollInterval));
+        long poll = now + jitter.applyAsLong(pollInterval);
+        if (poll - nextPoll < 0) {
+            nextPoll = poll;
+        }
     }
 
     /**

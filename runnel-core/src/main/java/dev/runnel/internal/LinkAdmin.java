@@ -168,9 +168,11 @@ public final class LinkAdmin {
             throw new IllegalArgumentException("a batch needs at least one job: its callbacks run when its jobs end");
         }
         ObjectNode callbacks = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-        batch.onSuccess().ifPresent(r -> callbacks.set(Links.ON_SUCCESS, BatchCallbacks.encode(inserter.resolve(List.of(r)).getFirst())));
-        batch.onComplete().ifPresent(r -> callbacks.set(Links.ON_COMPLETE, BatchCallbacks.encode(inserter.resolve(List.of(r)).getFirst())));
-        batch.onDiscard().ifPresent(r -> callbacks.set(Links.ON_DISCARD, BatchCallbacks.encode(inserter.resolve(List.of(r)).getFirst())));
+        java.util.function.Function<InsertRequest, ObjectNode> encoded =
+                r -> BatchCallbacks.encode(inserter.resolve(List.of(r)).getFirst());
+        batch.onSuccess().ifPresent(r -> callbacks.set(Links.ON_SUCCESS, encoded.apply(r)));
+        batch.onComplete().ifPresent(r -> callbacks.set(Links.ON_COMPLETE, encoded.apply(r)));
+        batch.onDiscard().ifPresent(r -> callbacks.set(Links.ON_DISCARD, encoded.apply(r)));
         return insertBatchJobs(transaction, new LinkInsertParams.NewBatch(batch.name().orElse(null), callbacks.toString()),
                 0, jobs);
     }

@@ -44,6 +44,8 @@ public final class Producer implements Service {
     private volatile boolean insertSignal;
     private volatile boolean releaseSignal;
     private volatile boolean pollSoon;
+    /** The client's safety poll named this queue: claim once, as a poll, when there is room. */
+    private volatile boolean pollNow;
     private volatile boolean limitsChanged;
     private volatile boolean stopping;
     private volatile Thread loop;
@@ -99,6 +101,12 @@ public final class Producer implements Service {
     public void signalRelease() {
         releaseSignal = true;
         signalInsert();
+    }
+
+    /** The client's look found jobs due in this queue that no notification announced: claim as a poll. */
+    void pollNow() {
+        pollNow = true;
+        unparkLoop();
     }
 
     /** The client stopped hearing notifications: poll within the poll interval; claim nothing now. */
@@ -187,6 +195,7 @@ public final class Producer implements Service {
 
     /** Claims up to {@code free} jobs and launches them. */
     private void claim(int free, boolean signalled) {
+        pollNow = false;
         long now = System.nanoTime();
         // A limited queue polls at the poll interval: room under a limit frees with no notification.
         pacer.fetching(now, listening.getAsBoolean() && !claimer.limited());
@@ -254,7 +263,7 @@ public final class Producer implements Service {
                 pacer.pollWithin(now);
             }
             long pollAt = pacer.pollDueAt();
-            if (now - pollAt >= 0) {
+            if (pollNow || now - pollAt >= 0) {
                 insertSignal = false;
                 return Due.POLL;
             }

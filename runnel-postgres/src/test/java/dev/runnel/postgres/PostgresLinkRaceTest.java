@@ -123,8 +123,8 @@ class PostgresLinkRaceTest {
     void aBatchCompletedAtOnceCountsEveryJobAndCallsBackOnce() throws Exception {
         for (int round = 0; round < ROUNDS; round++) {
             String queue = "batch-" + round;
-            String callbacks = "{\"success\":" + BatchCallbacks.encode(new JobInsertParams("on_success", "{}", "callbacks",
-                    1, JobState.AVAILABLE, t0, t0, 25, List.of(), "{}")) + ",\"complete\":"
+            String callbacks = "{\"success\":" + BatchCallbacks.encode(new JobInsertParams("on_success", "{}",
+                    "callbacks", 1, JobState.AVAILABLE, t0, t0, 25, List.of(), "{}")) + ",\"complete\":"
                     + BatchCallbacks.encode(new JobInsertParams("on_complete", "{}", "callbacks", 1, JobState.AVAILABLE,
                             t0, t0, 25, List.of(), "{}")) + "}";
             List<JobInsertParams> jobs = new ArrayList<>();
