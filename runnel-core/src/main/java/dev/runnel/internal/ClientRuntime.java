@@ -39,7 +39,10 @@ public final class ClientRuntime {
     private final AtomicBoolean listening = new AtomicBoolean();
     /** The queues' settings, one reading shared by the producers. */
     private final SharedQueueList queueList;
-    /** The safety poll of every queue while the client listens; null where the producers poll themselves. */
+    /**
+     * The safety poll of every queue while the client listens, started when it first does; null
+     * where the producers poll themselves.
+     */
     private final DueQueues dueQueues;
     private final Completer completer;
     private final DeadlineWatcher deadlines;
@@ -122,9 +125,6 @@ public final class ClientRuntime {
         if (driver.supportsListenNotify() && !producers.isEmpty()) {
             insertSubscription = driver.listenInserts(this::notified);
         }
-        if (dueQueues != null) {
-            dueQueues.start();
-        }
     }
 
     /**
@@ -168,6 +168,9 @@ public final class ClientRuntime {
         if (payload.equals(Driver.LISTENING)) {
             // Each producer fetches once, for what became available while nothing was heard.
             listening.set(true);
+            if (dueQueues != null) {
+                dueQueues.start(); // once: a driver that never listens (Redis) has no thread for it
+            }
             wakeAll();
         } else if (payload.equals(Driver.NOT_LISTENING)) {
             listening.set(false);
