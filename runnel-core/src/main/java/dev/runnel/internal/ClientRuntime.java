@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,7 +80,7 @@ public final class ClientRuntime {
                 && config.fetchSafetyPollInterval().compareTo(config.fetchPollInterval()) > 0
                 ? new DueQueues(config.fetchSafetyPollInterval(), List.copyOf(config.queues().keySet()),
                         queues -> driver.jobQueuesDue(new JobQueuesDueParams(queues, config.clock().instant())),
-                        listening::get, this::pollNow)
+                        listening::get, queue -> toProducer(queue, Producer::pollNow))
                 : null;
         Duration safetyPoll = dueQueues != null ? FetchPacer.NEVER : config.fetchSafetyPollInterval();
         config.queues().forEach((queue, q) -> producers.put(queue, new Producer(new Producer.Config(queue,
@@ -192,17 +193,14 @@ public final class ClientRuntime {
 
     /** Wakes the producer of {@code queue}, if this client works it. */
     public void wake(String queue) {
-        Producer p = producers.get(queue);
-        if (p != null) {
-            p.signalInsert();
-        }
+        toProducer(queue, Producer::signalInsert);
     }
 
-    /** Has the producer of {@code queue} claim as a poll: the client's safety poll found jobs due there. */
-    private void pollNow(String queue) {
+    /** Tells the producer of {@code queue}, if this client works it. */
+    private void toProducer(String queue, Consumer<Producer> tell) {
         Producer p = producers.get(queue);
         if (p != null) {
-            p.pollNow();
+            tell.accept(p);
         }
     }
 
