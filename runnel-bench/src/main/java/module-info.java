@@ -9,6 +9,8 @@ module dev.runnel.bench {
     // The scenarios' web endpoints (embedded latency; the jobs table's HTTP rows) and their clients.
     requires jdk.httpserver;
     requires java.net.http;
+    // CPU time and heap allocated per job (WorkCost).
+    requires jdk.management;
     requires dev.runnel.sqlite;
     requires dev.runnel.postgres;
     requires dev.runnel.redis;

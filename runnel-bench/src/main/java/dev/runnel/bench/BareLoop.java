@@ -49,6 +49,7 @@ public final class BareLoop {
         BenchJobs.insert(Runnel.builder().driver(driver).build(), InsertOptions.builder().queue(queue).build(),
                 totalJobs, inserted);
         double insertSeconds = (System.nanoTime() - t0) / 1e9;
+        WorkCost cost = WorkCost.now();
         long start = System.nanoTime();
         Progress progress = new Progress(out, false, start);
         List<Thread> loops = new ArrayList<>();
@@ -76,11 +77,13 @@ public final class BareLoop {
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
+        WorkCost.PerJob perJob = cost.perJob(done.sum());
         long missing = inserted.countMissingIn(worked);
         BenchResult result = new BenchResult(driver.name(), "bare_loop", done.sum(), totalJobs, done.sum() / seconds,
-                insertSeconds, totalJobs / insertSeconds, seconds, duplicates.get(), missing, threads);
+                insertSeconds, totalJobs / insertSeconds, seconds, duplicates.get(), missing, threads, perJob);
         out.printf(Locale.ROOT, "bench: total jobs worked [ %d ], total jobs inserted [ %d ], overall job/sec [ %.1f ], running %.3fs (bare loop)%n",
                 done.sum(), totalJobs, result.jobsPerSec(), seconds);
+        out.println(result.costLine());
         out.println(result.auditLine());
         return result;
     }

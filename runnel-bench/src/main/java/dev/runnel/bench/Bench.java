@@ -66,6 +66,7 @@ public final class Bench {
                     options.totalJobs(), insertSeconds);
         }
 
+        WorkCost cost = WorkCost.now();
         long start = System.nanoTime();
         runnel.start();
         Thread feeder = options.totalJobs() == 0
@@ -81,6 +82,7 @@ public final class Bench {
             progress.maybePrint(tally.completed.sum(), insertedCount.get());
         }
         long workEnd = System.nanoTime();
+        WorkCost.PerJob perJob = cost.perJob(tally.completed.sum());
         stopRequested = true;
         if (feeder != null) {
             feeder.join();
@@ -97,9 +99,10 @@ public final class Bench {
         BenchResult result = new BenchResult(driver.name(), BenchJobs.mode(options.delivery()),
                 total, insertedCount.get(), total / seconds, insertSeconds,
                 insertSeconds > 0 ? insertedCount.get() / insertSeconds : 0, seconds, tally.duplicates.get(), missing,
-                options.maxWorkers());
+                options.maxWorkers(), perJob);
         out.printf(Locale.ROOT, "bench: total jobs worked [ %d ], total jobs inserted [ %d ], overall job/sec [ %.1f ], running %.3fs%n",
                 total, insertedCount.get(), result.jobsPerSec(), seconds);
+        out.println(result.costLine());
         out.println(result.auditLine());
         return result;
     }

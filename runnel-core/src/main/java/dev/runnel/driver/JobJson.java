@@ -26,6 +26,9 @@ public final class JobJson {
     /** The metadata key under which a job's snoozes are counted (the outcome statements write it). */
     public static final String SNOOZES_KEY = RunnelJson.SNOOZES_KEY;
 
+    /** Between two values of a compact JSON array of strings. */
+    private static final String STRINGS_SEPARATOR = "\",\"";
+
     /** Reads the runtime's own JSON (trees, maps); immutable and thread-safe. */
     public static final ObjectReader READER = RunnelJson.READER;
 
@@ -90,16 +93,14 @@ public final class JobJson {
             return List.of();
         }
         // The common case, compact arrays of names without escapes such as ["host-123-ab12cd34"]:
-        // with no backslash no string holds a quote, so a part holding none after splitting at
-        // '","' is a whole value; anything else goes to the parser.
+        // with no backslash no string holds a quote, so a part holding none between the '","'
+        // separators is a whole value; anything else goes to the parser. Read on every claimed
+        // row, under SQLite's writer lock: indexOf, not String.split (whose three-character
+        // separator compiles a regular expression per call).
         if (json.length() > 3 && json.startsWith("[\"") && json.endsWith("\"]") && json.indexOf('\\') < 0) {
-            String[] parts = json.substring(2, json.length() - 2).split("\",\"", -1);
-            boolean plain = true;
-            for (String part : parts) {
-                plain &= part.indexOf('"') < 0;
-            }
-            if (plain) {
-                return List.of(parts);
+            List<String> plain = plainStrings(json);
+            if (plain != null) {
+                return plain;
             }
         }
         List<String> values = new ArrayList<>();
@@ -107,6 +108,34 @@ public final class JobJson {
             values.add(node.asText());
         }
         return values;
+    }
+
+    /** The values of {@code ["a","b"]} (no backslash in it), or null when a part holds a quote. */
+    private static List<String> plainStrings(String json) {
+        int end = json.length() - 2;
+        int from = 2;
+        int sep = json.indexOf(STRINGS_SEPARATOR, from);
+        if (sep < 0 || sep >= end) {
+            String only = json.substring(from, end);
+            return only.indexOf('"') < 0 ? List.of(only) : null;
+        }
+        List<String> parts = new ArrayList<>();
+        while (true) {
+            int stop = sep < 0 || sep >= end ? end : sep;
+            String part = json.substring(from, stop);
+            if (part.indexOf('"') >= 0) {
+                return null;
+            }
+            parts.add(part);
+            if (stop == end) {
+                return List.copyOf(parts);
+            }
+            from = stop + STRINGS_SEPARATOR.length();
+            if (from > end) {
+                return null; // not JSON: ["a","]
+            }
+            sep = json.indexOf(STRINGS_SEPARATOR, from);
+        }
     }
 
     public static String encodeStrings(List<String> values) {
