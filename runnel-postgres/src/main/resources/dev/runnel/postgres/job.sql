@@ -93,7 +93,8 @@ ORDER BY input.ord;
 -- the scan), not per job. Nor does a queue with a global or rate limit, which only
 -- JobClaimLimited may claim from: a client that has not yet heard of a new limit takes nothing
 -- until it has. It returns PostgresRows.decodeClaimed's columns: the queue, state, attempted_at and
--- finalized_at are this statement's own, so not read back.
+-- finalized_at are this statement's own, so not read back. Empty errors and tags come back as
+-- NULL, which the driver reads without building an array.
 WITH locked AS MATERIALIZED (
     SELECT id FROM (
         SELECT id FROM (
@@ -129,7 +130,7 @@ SET state = 'running',
     attempted_by = array_append(j.attempted_by[greatest(cardinality(j.attempted_by) - 98, 1):], :client_id)
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
 RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
-          j.scheduled_at, j.errors::text[], j.metadata, j.tags;
+          j.scheduled_at, nullif(j.errors, '{}')::text[], j.metadata, nullif(j.tags, '{}');
 
 -- name: JobClaimLimitLock
 -- The first statement of a claim under a global limit, in its own transaction with
@@ -174,7 +175,7 @@ SET state = 'running',
     limit_key = ''
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
 RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
-          j.scheduled_at, j.errors::text[], j.metadata, j.tags;
+          j.scheduled_at, nullif(j.errors, '{}')::text[], j.metadata, nullif(j.tags, '{}');
 
 -- name: JobClaimKeyed
 -- A claim under the queue's per-key limit (and its global limit, if any), after JobClaimLimitLock
@@ -239,7 +240,7 @@ SET state = 'running',
     attempted_by = array_append(j.attempted_by[greatest(cardinality(j.attempted_by) - 98, 1):], :client_id)
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
 RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
-          j.scheduled_at, j.errors::text[], j.metadata, j.tags;
+          j.scheduled_at, nullif(j.errors, '{}')::text[], j.metadata, nullif(j.tags, '{}');
 
 -- name: KeyRateStarted
 -- After a keyed claim under a rate per key: each key's start times with the claim's added, the
@@ -282,7 +283,7 @@ WITH locked AS MATERIALIZED (
 DELETE FROM {schema}.runnel_job j
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
 RETURNING j.id, j.kind, j.args, j.priority, j.attempt + 1, j.max_attempts, j.attempted_by, j.created_at,
-          j.scheduled_at, j.errors::text[], j.metadata, j.tags;
+          j.scheduled_at, nullif(j.errors, '{}')::text[], j.metadata, nullif(j.tags, '{}');
 
 -- name: JobClaimRecover
 -- The jobs of one earlier at-least-once claim of this client whose reply was lost (the connection
