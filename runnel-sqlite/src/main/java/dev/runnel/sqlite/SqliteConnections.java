@@ -4,6 +4,7 @@ import dev.runnel.RunnelException;
 import dev.runnel.driver.DataRejectedException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.nio.file.Path;
@@ -123,6 +124,7 @@ final class SqliteConnections implements AutoCloseable {
         int nativeTimeoutMs = busyWait == SqliteBusyWait.NATIVE ? (int) Math.min(Integer.MAX_VALUE, busyTimeout.toMillis()) : 0;
         try {
             this.writer = new Session(open(jdbcUrl, memory, false, nativeTimeoutMs));
+            requireUtf8(writer.connection, description);
             if (!memory) {
                 for (int i = 0; i < readerCount; i++) {
                     Session reader = new Session(open(jdbcUrl, false, true, nativeTimeoutMs));
@@ -133,6 +135,9 @@ final class SqliteConnections implements AutoCloseable {
         } catch (SQLException e) {
             closeAll();
             throw new RunnelException("cannot open SQLite database " + description + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            closeAll();
+            throw e;
         }
         try {
             this.waitQueue = busyWait == SqliteBusyWait.FAIR && !memory ? SqliteWaitQueue.open(file.get()) : null;
@@ -151,11 +156,27 @@ final class SqliteConnections implements AutoCloseable {
             config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
         }
         config.setTempStore(SQLiteConfig.TempStore.MEMORY);
+        // Sets a new database's encoding; an existing one keeps its own, which requireUtf8 checks.
+        config.setEncoding(SQLiteConfig.Encoding.UTF8);
         config.setCacheSize(-16_000); // 16 MB page cache per connection
         if (readOnly) {
             config.setReadOnly(true);
         }
         return config.createConnection(jdbcUrl);
+    }
+
+    /**
+     * Refuses a database stored in UTF-16 (a file another program created so): claimed rows'
+     * text is read as UTF-8 bytes ({@link SqliteRows#text}).
+     */
+    private static void requireUtf8(Connection connection, String description) throws SQLException {
+        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery("PRAGMA encoding")) {
+            String encoding = rs.next() ? rs.getString(1) : "";
+            if (!encoding.equals("UTF-8")) {
+                throw new RunnelException("SQLite database " + description + " is stored in " + encoding
+                        + "; Runnel keeps its jobs in UTF-8 databases: give it another file");
+            }
+        }
     }
 
     /** Runs one write in autocommit under the writer lock, retrying while the database is busy. */

@@ -9,6 +9,7 @@ import dev.runnel.JobState;
 import dev.runnel.Runnel;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobJson;
 import dev.runnel.driver.JobQueuesDueParams;
 import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobScheduleParams;
@@ -42,6 +43,27 @@ public abstract class ClaimConformance extends DriverConformance {
             assertThat(job.attemptedBy()).containsExactly("client-a");
         });
         assertThat(claimQueue("default", 10)).isEmpty();
+    }
+
+    @Test
+    void aClaimedJobsTextComesBackAsItWasInsertedBeyondAscii() {
+        String name = "h\u00e9llo \u2713 \u65e5\u672c \ud83d\ude00";
+        Runnel runnel = inserter();
+        for (boolean atMostOnce : new boolean[] {false, true}) {
+            String queue = atMostOnce ? "text_once" : "text_least";
+            long id = runnel.insert(new TestArgs(name, 7), InsertOptions.builder().queue(queue).tags("a", "b_2")
+                    .metadata(Map.of("note", "na\u00efve \u2603")).build()).id();
+            List<JobRow> claimed = driver.jobClaim(new JobClaimParams(queue, 10, clock.instant(), "client-\u00f8", atMostOnce));
+            assertThat(claimed).singleElement().satisfies(job -> {
+                assertThat(job.id()).isEqualTo(id);
+                assertThat(job.kind()).isEqualTo("test_job");
+                assertThat(JobJson.readTree(job.args()).get("name").asText()).isEqualTo(name);
+                assertThat(JobJson.readTree(job.metadata()).get("note").asText()).isEqualTo("na\u00efve \u2603");
+                assertThat(job.tags()).containsExactly("a", "b_2");
+                assertThat(job.attemptedBy()).containsExactly("client-\u00f8");
+                assertThat(job.errors()).isEmpty();
+            });
+        }
     }
 
     @Test
