@@ -180,7 +180,7 @@ public final class ClientRuntime {
             queueList.invalidate();
             producers.values().forEach(Producer::limitsChanged);
         } else if (!payload.isEmpty() && Character.isISOControl(payload.charAt(0))) {
-            cancels.wakeUp();
+            cancels.cancelRequested();
         } else {
             wake(payload);
         }
@@ -188,7 +188,7 @@ public final class ClientRuntime {
 
     /** Looks for cancels requested of this client's running jobs now (an in-process cancel needs no notification). */
     public void checkCancels() {
-        cancels.wakeUp();
+        cancels.cancelRequested();
     }
 
     /** Wakes the producer of {@code queue}, if this client works it. */

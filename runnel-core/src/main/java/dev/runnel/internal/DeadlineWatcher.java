@@ -28,7 +28,7 @@ public final class DeadlineWatcher extends Ticker {
         super("deadlines", SWEEP);
         this.producers = List.copyOf(producers);
         this.alarm = alarm;
-        alarm.wakes(this);
+        alarm.wakes(this::wakeUp);
     }
 
     @Override

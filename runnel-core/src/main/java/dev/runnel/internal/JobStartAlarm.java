@@ -10,20 +10,21 @@ import java.util.function.BooleanSupplier;
  * read while no watcher sleeps.
  */
 final class JobStartAlarm {
-    private final List<Ticker> sleepers = new CopyOnWriteArrayList<>();
+    private final List<Runnable> sleepers = new CopyOnWriteArrayList<>();
     /** Raised only while a watcher sleeps for want of running jobs; the next job start lowers it. */
     private volatile boolean armed;
 
-    void wakes(Ticker sleeper) {
-        sleepers.add(sleeper);
+    /** {@code wake} runs at the first job start after the alarm was raised. */
+    void wakes(Runnable wake) {
+        sleepers.add(wake);
     }
 
     /** A job was added to its producer's running jobs. */
     void jobStarted() {
         if (armed) {
             armed = false;
-            for (Ticker sleeper : sleepers) {
-                sleeper.wakeUp();
+            for (Runnable sleeper : sleepers) {
+                sleeper.run();
             }
         }
     }

@@ -33,8 +33,8 @@ class JobStartAlarmTest {
         JobStartAlarm alarm = new JobStartAlarm();
         Sleeper deadlines = new Sleeper();
         Sleeper cancels = new Sleeper();
-        alarm.wakes(deadlines);
-        alarm.wakes(cancels);
+        alarm.wakes(deadlines::wakeUp);
+        alarm.wakes(cancels::wakeUp);
         assertThat(alarm.armIfIdle(() -> false)).as("nothing runs: sleep").isTrue();
         alarm.jobStarted();
         alarm.jobStarted();
@@ -46,7 +46,7 @@ class JobStartAlarmTest {
     void whileJobsRunTheAlarmStaysDownAndJobStartsWakeNobody() {
         JobStartAlarm alarm = new JobStartAlarm();
         Sleeper deadlines = new Sleeper();
-        alarm.wakes(deadlines);
+        alarm.wakes(deadlines::wakeUp);
         assertThat(alarm.armIfIdle(() -> true)).isFalse();
         alarm.jobStarted();
         assertThat(deadlines.woken).hasValue(0);
@@ -56,7 +56,7 @@ class JobStartAlarmTest {
     void aJobAddedBetweenTheTwoLooksKeepsTheWatcherAwake() {
         JobStartAlarm alarm = new JobStartAlarm();
         Sleeper deadlines = new Sleeper();
-        alarm.wakes(deadlines);
+        alarm.wakes(deadlines::wakeUp);
         AtomicBoolean second = new AtomicBoolean();
         // Nothing at the first look; a job is added before the second: the watcher does not sleep,
         // and the job's start, seeing the alarm raised, wakes it anyway.
