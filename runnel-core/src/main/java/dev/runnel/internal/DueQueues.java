@@ -12,10 +12,10 @@ import org.slf4j.LoggerFactory;
  * The safety poll of a client's queues while it hears its driver's notifications: every
  * {@code fetchSafetyPollInterval} (plus up to 10% jitter), one look at which of its queues have jobs
  * due ({@link dev.runnel.driver.Driver#jobQueuesDue}), after which the producers of those queues
- * claim, as at a poll (a claim that finds nothing then does not slow their claims for inserts). Meanwhile the producers of queues without
- * limits do not poll at all, so an idle client wakes once an interval, not once per queue (see
- * docs/benchmarks.md, idle clients). A job that no notification announced waits at most the
- * interval and its jitter.
+ * claim, as at a poll (a claim that finds nothing then does not slow their claims for inserts).
+ * Meanwhile the producers of queues without limits do not poll at all, so an idle client wakes
+ * once an interval, not once per queue (see docs/benchmarks.md, idle clients). A job that no
+ * notification announced waits at most the interval and its jitter.
  *
  * <p>While the client does not listen, it neither looks nor signals: every producer polls at
  * {@code fetchPollInterval}. A failed look signals every queue, whose claims then meet the failure

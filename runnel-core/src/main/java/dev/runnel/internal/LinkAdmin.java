@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * What {@link dev.runnel.Workflows} and {@link dev.runnel.Batches} do with the driver: insert
@@ -168,7 +169,7 @@ public final class LinkAdmin {
             throw new IllegalArgumentException("a batch needs at least one job: its callbacks run when its jobs end");
         }
         ObjectNode callbacks = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-        java.util.function.Function<InsertRequest, ObjectNode> encoded =
+        Function<InsertRequest, ObjectNode> encoded =
                 r -> BatchCallbacks.encode(inserter.resolve(List.of(r)).getFirst());
         batch.onSuccess().ifPresent(r -> callbacks.set(Links.ON_SUCCESS, encoded.apply(r)));
         batch.onComplete().ifPresent(r -> callbacks.set(Links.ON_COMPLETE, encoded.apply(r)));

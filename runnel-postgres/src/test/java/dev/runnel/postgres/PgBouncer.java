@@ -167,7 +167,8 @@ final class PgBouncer {
         return builder.redirectErrorStream(true).redirectOutput(dir.resolve("pgbouncer.log").toFile()).start();
     }
 
-    private static int freePort() throws IOException {
+    /** A free port of the loopback interface (free when asked: bind soon, and retry when taken). */
+    static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }

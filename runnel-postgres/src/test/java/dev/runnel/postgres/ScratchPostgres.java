@@ -2,7 +2,6 @@ package dev.runnel.postgres;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,7 +37,7 @@ final class ScratchPostgres implements AutoCloseable {
         if (isRoot()) {
             run(List.of("chown", "postgres:postgres", dir.toString()), false);
         }
-        ScratchPostgres pg = new ScratchPostgres(dir, bin, freePort());
+        ScratchPostgres pg = new ScratchPostgres(dir, bin, PgBouncer.freePort());
         try {
             pg.pg(List.of(bin.resolve("initdb").toString(), "-D", pg.data(), "-A", "trust", "-U", "postgres",
                     "--no-sync", "-E", "UTF8"));
@@ -115,12 +114,6 @@ final class ScratchPostgres implements AutoCloseable {
                     .orElseThrow(() -> new IllegalStateException("no initdb under /usr/lib/postgresql"));
         } catch (IOException e) {
             throw new UncheckedIOException("PostgreSQL's programs are not installed under /usr/lib/postgresql", e);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 }
