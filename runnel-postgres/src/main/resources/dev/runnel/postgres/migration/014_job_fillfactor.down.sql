@@ -1,0 +1,1 @@
+ALTER TABLE {schema}.runnel_job SET (fillfactor = 90);
