@@ -580,9 +580,9 @@ local function complete_many(keys, args)
     local client, n = args[1], tonumber(args[2])
     local out = {}
     local by_queue = {}
-    -- The sets' changes, written once after the loop (bulk): out holds the ids that leave the
-    -- running sets, by_id and by_time the entries of the completed ones.
-    -- Ids as text for the keys and sets (see dec), and as numbers in the reply (out).
+    -- The sets' changes, written once after the loop (bulk): gone holds the ids that leave the
+    -- running sets, as text (see dec), by_id and by_time the entries of the completed ones; out
+    -- the same ids as numbers, for the reply.
     local by_id, by_time, gone = {}, {}, {}
     for i = 0, n - 1 do
         local b = 3 + i * 4
