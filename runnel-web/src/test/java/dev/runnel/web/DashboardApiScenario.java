@@ -145,7 +145,7 @@ abstract class DashboardApiScenario {
         }
         List<dev.runnel.InsertRequest> others = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
-            others.add(new dev.runnel.InsertRequest(new Greet("n" + i), InsertOptions.builder().build()));
+            others.add(dev.runnel.InsertRequest.of(new Greet("n" + i)));
         }
         web.runnel.insertMany(others);
         JsonNode count = web.getJson("/api/jobs/count?kind=fail");
