@@ -117,6 +117,7 @@ public final class Drain {
             Map<Long, Double> serverBefore = serverReportedBefore >= 0 ? Map.of()
                     : server.processName().map(ProcCpu::byCommand).orElse(Map.of());
             double[] workerBefore = children.stream().mapToDouble(c -> ProcCpu.millis(c.process.pid())).toArray();
+            double[] jitBefore = children.stream().mapToDouble(c -> jitMillis(c.process.pid())).toArray();
             Optional<ServerStats.Writes> writesBefore = server.writes();
 
             long start = System.nanoTime();
@@ -160,9 +161,14 @@ public final class Drain {
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             double workerCpu = 0;
+            double jitCpu = 0;
             for (int i = 0; i < children.size(); i++) {
                 if (children.get(i) != killed) {
-                    workerCpu += ProcCpu.millis(children.get(i).process.pid()) - workerBefore[i];
+                    long pid = children.get(i).process.pid();
+                    workerCpu += ProcCpu.millis(pid) - workerBefore[i];
+                    double jit = jitMillis(pid);
+                    // A compiler thread that ended took its time out of the sum: never count less than none.
+                    jitCpu = jitCpu < 0 || jit < 0 || jitBefore[i] < 0 ? -1 : jitCpu + Math.max(0, jit - jitBefore[i]);
                 }
             }
             double serverCpu = serverReportedBefore >= 0 ? server.cpuMillis() - serverReportedBefore
@@ -188,7 +194,7 @@ public final class Drain {
                     options.cooldown().toNanos() / 1e6, seconds, options.jobs() / seconds,
                     server.statementsName(), statements < 0 ? null : (double) statements / options.jobs(),
                     scriptCalls < 0 ? null : (double) scriptCalls / options.jobs(),
-                    statementsNote.orElse(null), workerCpu / options.jobs(),
+                    statementsNote.orElse(null), workerCpu / options.jobs(), jitCpu < 0 ? null : jitCpu / options.jobs(),
                     serverCpuMeasured ? serverCpu / options.jobs() : null,
                     audit.duplicates + workedDuplicates, audit.missing, audit.attemptNotOne, audit.notCompleted,
                     killed == null ? null : killed.clientId, audit.repeatsOfKilled,
@@ -208,6 +214,14 @@ public final class Drain {
             }
             Files.deleteIfExists(dir);
         }
+    }
+
+    /**
+     * CPU ms of a worker JVM's JIT compiler threads (HotSpot names them "C1 CompilerThread<n>" and
+     * "C2 CompilerThread<n>"): code still being compiled after the warm-up, not the runtime's work.
+     */
+    private static double jitMillis(long pid) {
+        return ProcCpu.threadsMillis(pid, "C1 CompilerThre", "C2 CompilerThre");
     }
 
     private static List<Path> spanFiles(List<Child> workers) {

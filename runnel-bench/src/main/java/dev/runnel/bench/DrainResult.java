@@ -11,6 +11,8 @@ import java.util.Locale;
  * @param scriptCallsPerJob server-side script calls per job (Redis Function calls), null where the
  *     driver runs none
  * @param workerCpuMsPerJob CPU of the worker JVMs per job, in ms
+ * @param workerJitCpuMsPerJob the part of {@code workerCpuMsPerJob} spent by the JVMs' JIT compiler
+ *     threads (code still being compiled), in ms; null where it could not be read
  * @param serverCpuMsPerJob CPU of the database server's processes per job, in ms
  * @param killedWorker the client id of the worker JVM that was SIGKILLed mid-drain, or null
  * @param repeatsOfKilled jobs that ran twice because the killed worker was running them: the only
@@ -33,6 +35,7 @@ public record DrainResult(
         Double scriptCallsPerJob,
         String statementsNote,
         double workerCpuMsPerJob,
+        Double workerJitCpuMsPerJob,
         Double serverCpuMsPerJob,
         long duplicates,
         long missing,
@@ -71,7 +74,8 @@ public record DrainResult(
         if (scriptCallsPerJob != null) {
             out.printf(Locale.ROOT, "%-26s %.4f%n", "function calls/job", scriptCallsPerJob);
         }
-        out.printf(Locale.ROOT, "%-26s %.4f%n", "worker CPU ms/job", workerCpuMsPerJob);
+        out.printf(Locale.ROOT, "%-26s %.4f%s%n", "worker CPU ms/job", workerCpuMsPerJob, workerJitCpuMsPerJob == null ? ""
+                : String.format(Locale.ROOT, " (JIT compiler threads %.4f)", workerJitCpuMsPerJob));
         out.printf(Locale.ROOT, "%-26s %s%n", "server CPU ms/job",
                 serverCpuMsPerJob == null ? "n/a (in-process)" : String.format(Locale.ROOT, "%.4f", serverCpuMsPerJob));
         out.printf(Locale.ROOT, "%-26s %.4f%n", "total CPU ms/job", cpuMsPerJob());
@@ -102,7 +106,7 @@ public record DrainResult(
         return String.format(Locale.ROOT, "{\"driver\":\"%s\",\"mode\":\"%s\",\"jobs\":%d,\"processes\":%d,\"threads\":%d,"
                         + "\"cooldown_ms\":%.3f,\"seconds\":%.3f,\"jobs_per_sec\":%.1f,\"statements_per_job\":%s,"
                         + "\"script_calls_per_job\":%s,"
-                        + "\"worker_cpu_ms_per_job\":%.5f,\"server_cpu_ms_per_job\":%s,\"cpu_ms_per_job\":%.5f,"
+                        + "\"worker_cpu_ms_per_job\":%.5f,\"worker_jit_cpu_ms_per_job\":%s,\"server_cpu_ms_per_job\":%s,\"cpu_ms_per_job\":%.5f,"
                         + "\"duplicates\":%d,\"missing\":%d,\"attempt_not_one\":%d,\"not_completed\":%d,"
                         + "\"killed_worker\":%s,\"repeats_of_killed\":%d,\"global_limit\":%s,\"max_running\":%s,"
                         + "\"per_key_limit\":%s,\"max_running_per_key\":%s,"
@@ -111,7 +115,7 @@ public record DrainResult(
                 driver, mode, jobs, processes, threads, cooldownMs, seconds, jobsPerSec,
                 statementsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", statementsPerJob),
                 scriptCallsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", scriptCallsPerJob),
-                workerCpuMsPerJob, serverCpuMsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", serverCpuMsPerJob),
+                workerCpuMsPerJob, figure(workerJitCpuMsPerJob, "%.5f"), serverCpuMsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", serverCpuMsPerJob),
                 cpuMsPerJob(), duplicates, missing, attemptNotOne, notCompleted,
                 killedWorker == null ? "null" : "\"" + killedWorker.replace("\"", "'") + "\"", repeatsOfKilled,
                 globalLimit, maxRunning, perKeyLimit, maxRunningPerKey, figure(walBytesPerJob, "%.1f"),

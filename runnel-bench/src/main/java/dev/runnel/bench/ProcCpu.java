@@ -28,6 +28,35 @@ final class ProcCpu {
         }
     }
 
+    /**
+     * CPU time in ms of the threads of process {@code pid} whose names start with one of
+     * {@code prefixes} (a thread's name in /proc is cut at 15 characters), or -1 when /proc is
+     * unavailable. A thread that has ended is no longer counted.
+     */
+    static double threadsMillis(long pid, String... prefixes) {
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            double sum = 0;
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    for (String prefix : prefixes) {
+                        if (name.startsWith(prefix)) {
+                            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                            sum += (Long.parseLong(f[11]) + Long.parseLong(f[12])) * MS_PER_TICK;
+                            break;
+                        }
+                    }
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended while we looked
+                }
+            }
+            return sum;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** Resident set size of one process in kB ({@code VmRSS} of /proc/PID/status), or -1 when unavailable. */
     static long rssKb(long pid) {
         try {

@@ -114,6 +114,9 @@ class DrainTest {
         assertThat(result.hotUpdatePct()).isBetween(0.0, 100.0);
         assertThat(result.walBytesPerJob()).isGreaterThan(50.0);
         assertThat(result.toJson()).contains("\"wal_bytes_per_job\":", "\"hot_update_pct\":");
+        // The JIT's share is read from the workers' compiler threads: a part of their CPU.
+        assertThat(result.workerJitCpuMsPerJob()).isNotNull().isBetween(0.0, result.workerCpuMsPerJob());
+        assertThat(result.toJson()).contains("\"worker_jit_cpu_ms_per_job\":0.");
     }
 
     @Test
