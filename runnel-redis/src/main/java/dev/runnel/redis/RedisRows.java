@@ -64,7 +64,10 @@ final class RedisRows {
         }
     }
 
-    /** A row a claim returned: the id, then the library's CLAIMED fields. */
+    /**
+     * A row a claim returned: the id, then the library's CLAIMED fields; attempted_by, errors,
+     * metadata and tags come back nil while they are empty.
+     */
     static JobRow decodeClaimed(List<?> v, JobClaimParams claim) {
         return claim.claimedRow(
                 number(v.get(0)),

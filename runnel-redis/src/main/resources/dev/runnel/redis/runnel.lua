@@ -70,7 +70,7 @@
 -- jobs waiting when the per-key limit was set are still being given their keys.
 
 -- One more on every change to this file: a server with an older library gets this one at start.
-local VERSION = 9
+local VERSION = 10
 
 -- The fields of a whole row, in the order RedisRows.decode reads them after the id.
 local ROW = {'kind', 'args', 'state', 'queue', 'priority', 'attempt', 'max_attempts', 'attempted_at',
@@ -503,6 +503,13 @@ local function claim_member(p, queue, m, now, c, rows, broken, batch)
     for i = #CLAIMED, CLAIMED_REPLY + 1, -1 do
         v[i] = nil
     end
+    -- Lists and metadata still at their empty values go back as nil, which RedisRows reads as
+    -- empty: most jobs carry all four so, and a nil costs both sides less than a string. Short Lua
+    -- strings are interned, so each test compares two pointers.
+    if v[6] == '[]' then v[6] = false end
+    if v[9] == '[]' then v[9] = false end
+    if v[10] == '{}' then v[10] = false end
+    if v[11] == '[]' then v[11] = false end
     table.insert(v, 1, id)
     rows[#rows + 1] = v
 end

@@ -67,6 +67,32 @@ public abstract class ClaimConformance extends DriverConformance {
     }
 
     @Test
+    void aClaimedJobWithNoTagsMetadataOrErrorsReadsThemEmptyAndItsErrorOnceItHasOne() {
+        Runnel runnel = inserter();
+        for (boolean atMostOnce : new boolean[] {false, true}) {
+            String queue = atMostOnce ? "plain_once" : "plain_least";
+            long id = insertNamed(runnel, "plain", InsertOptions.builder().queue(queue).build());
+            assertThat(driver.jobClaim(new JobClaimParams(queue, 10, clock.instant(), "client-a", atMostOnce)))
+                    .singleElement().satisfies(job -> {
+                        assertThat(job.id()).isEqualTo(id);
+                        assertThat(job.tags()).isEmpty();
+                        assertThat(job.errors()).isEmpty();
+                        assertThat(JobJson.readTree(job.metadata()).isEmpty()).as(job.metadata()).isTrue();
+                        assertThat(job.attemptedBy()).containsExactly("client-a");
+                    });
+        }
+        long id = insertNamed(runnel, "failing", InsertOptions.builder().queue("plain_again").build());
+        JobRow first = driver.jobClaim(new JobClaimParams("plain_again", 1, T0, "client-a")).getFirst();
+        driver.jobSetStateMany(List.of(JobSetStateParams.of(first, JobState.AVAILABLE, null, null,
+                "{\"attempt\":1,\"at\":\"" + T0 + "\",\"error\":\"boom\",\"trace\":\"\"}", 0)));
+        JobRow again = driver.jobClaim(new JobClaimParams("plain_again", 1, T0.plusSeconds(1), "client-b")).getFirst();
+        assertThat(again.id()).isEqualTo(id);
+        assertThat(again.attempt()).isEqualTo(2);
+        assertThat(again.errors()).singleElement().satisfies(e -> assertThat(e.message()).isEqualTo("boom"));
+        assertThat(again.attemptedBy()).containsExactly("client-a", "client-b");
+    }
+
+    @Test
     void claimTakesAtMostTheBatchAndOnlyItsQueue() {
         Runnel runnel = inserter();
         for (int i = 0; i < 5; i++) {
