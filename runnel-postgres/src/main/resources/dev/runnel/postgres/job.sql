@@ -93,8 +93,8 @@ ORDER BY input.ord;
 -- the scan), not per job. Nor does a queue with a global or rate limit, which only
 -- JobClaimLimited may claim from: a client that has not yet heard of a new limit takes nothing
 -- until it has. It returns PostgresRows.decodeClaimed's columns: the queue, state, attempted_at and
--- finalized_at are this statement's own, so not read back. Empty errors and tags come back as
--- NULL, which the driver reads without building an array. Its commit does not wait for the WAL
+-- finalized_at are this statement's own, so not read back. Empty errors, tags and metadata come
+-- back as NULL, which the driver reads as empty without building an array or a string. Its commit does not wait for the WAL
 -- flush (synchronous_commit off for this transaction alone): a crash may undo the claim, which
 -- leaves the job available at its old attempt, as at least once allows; a completion's commit
 -- waits, and flushes every claim written before it (PostgresCrashTest). The median claim at 50
@@ -135,7 +135,7 @@ SET state = 'running',
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
   AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
 RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
-          j.scheduled_at, nullif(j.errors, '{}')::text[], j.metadata, nullif(j.tags, '{}');
+          j.scheduled_at, nullif(j.errors, '{}')::text[], nullif(j.metadata, '{}'), nullif(j.tags, '{}');
 
 -- name: JobClaimLimitLock
 -- The first statement of a claim under a global limit, in its own transaction with
@@ -180,7 +180,7 @@ SET state = 'running',
     limit_key = ''
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
 RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
-          j.scheduled_at, nullif(j.errors, '{}')::text[], j.metadata, nullif(j.tags, '{}');
+          j.scheduled_at, nullif(j.errors, '{}')::text[], nullif(j.metadata, '{}'), nullif(j.tags, '{}');
 
 -- name: JobClaimKeyed
 -- A claim under the queue's per-key limit (and its global limit, if any), after JobClaimLimitLock
@@ -245,7 +245,7 @@ SET state = 'running',
     attempted_by = array_append(j.attempted_by[greatest(cardinality(j.attempted_by) - 98, 1):], :client_id)
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
 RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
-          j.scheduled_at, nullif(j.errors, '{}')::text[], j.metadata, nullif(j.tags, '{}');
+          j.scheduled_at, nullif(j.errors, '{}')::text[], nullif(j.metadata, '{}'), nullif(j.tags, '{}');
 
 -- name: KeyRateStarted
 -- After a keyed claim under a rate per key: each key's start times with the claim's added, the
@@ -288,7 +288,7 @@ WITH locked AS MATERIALIZED (
 DELETE FROM {schema}.runnel_job j
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
 RETURNING j.id, j.kind, j.args, j.priority, j.attempt + 1, j.max_attempts, j.attempted_by, j.created_at,
-          j.scheduled_at, nullif(j.errors, '{}')::text[], j.metadata, nullif(j.tags, '{}');
+          j.scheduled_at, nullif(j.errors, '{}')::text[], nullif(j.metadata, '{}'), nullif(j.tags, '{}');
 
 -- name: JobClaimRecover
 -- The jobs of one earlier at-least-once claim of this client whose reply was lost (the connection
