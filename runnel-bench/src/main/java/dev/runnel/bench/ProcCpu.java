@@ -19,10 +19,7 @@ final class ProcCpu {
     /** CPU time of one process in ms, or -1 when it is gone or /proc is unavailable. */
     static double millis(long pid) {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            // The command name (field 2) may hold spaces; the fields after its ')' are fixed.
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * MS_PER_TICK;
+            return statMillis(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
         } catch (IOException | RuntimeException e) {
             return -1;
         }
@@ -42,8 +39,7 @@ final class ProcCpu {
                     String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                     for (String prefix : prefixes) {
                         if (name.startsWith(prefix)) {
-                            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                            sum += (Long.parseLong(f[11]) + Long.parseLong(f[12])) * MS_PER_TICK;
+                            sum += statMillis(stat);
                             break;
                         }
                     }
@@ -55,6 +51,13 @@ final class ProcCpu {
         } catch (IOException | RuntimeException e) {
             return -1;
         }
+    }
+
+    /** User plus system time in ms from the text of a process's or thread's {@code stat} file. */
+    private static double statMillis(String stat) {
+        // The command name (field 2) may hold spaces; the fields after its ')' are fixed.
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * MS_PER_TICK;
     }
 
     /** Resident set size of one process in kB ({@code VmRSS} of /proc/PID/status), or -1 when unavailable. */
