@@ -94,11 +94,12 @@ ORDER BY input.ord;
 -- JobClaimLimited may claim from: a client that has not yet heard of a new limit takes nothing
 -- until it has. It returns PostgresRows.decodeClaimed's columns: the queue, state, attempted_at and
 -- finalized_at are this statement's own, so not read back. Empty errors, tags and metadata come
--- back as NULL, which the driver reads as empty without building an array or a string. Its commit does not wait for the WAL
--- flush (synchronous_commit off for this transaction alone): a crash may undo the claim, which
--- leaves the job available at its old attempt, as at least once allows; a completion's commit
--- waits, and flushes every claim written before it (PostgresCrashTest). The median claim at 50
--- jobs a second took 0.6 to 1.4 ms where it took 0.8 to 2.3, its p99 1.4 to 3.3 where 3.0 to 5.6.
+-- back as NULL, which the driver reads as empty without building an array or a string. Its commit
+-- does not wait for the WAL flush (synchronous_commit off for this transaction alone): a crash may
+-- undo the claim, which leaves the job available at its old attempt, as at least once allows; a
+-- completion's commit waits, and flushes every claim written before it (PostgresCrashTest). The
+-- median claim at 50 jobs a second took 0.6 to 1.4 ms where it took 0.8 to 2.3, its p99 1.4 to 3.3
+-- where 3.0 to 5.6.
 WITH locked AS MATERIALIZED (
     SELECT id FROM (
         SELECT id FROM (
