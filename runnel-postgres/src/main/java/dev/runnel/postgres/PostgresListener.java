@@ -1,6 +1,7 @@
 package dev.runnel.postgres;
 
 import dev.runnel.driver.Driver;
+import java.lang.reflect.Field;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -9,6 +10,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.PGStream;
+import org.postgresql.core.QueryExecutorBase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -127,6 +131,9 @@ final class PostgresListener implements AutoCloseable {
                 // The channel is built only from the validated schema name: no user text.
                 st.execute("LISTEN " + channel);
             }
+            if (source.owned() && !deliversWithoutTimedPeek(c)) {
+                LOG.debug("Postgres listener for {}: this pgjdbc waits 1 ms after each notification", description);
+            }
             connection = c;
             notifications = pg;
         } catch (SQLException | RuntimeException e) {
@@ -183,6 +190,35 @@ final class PostgresListener implements AutoCloseable {
         closeQuietly(connection, true);
         connection = null;
         notifications = null;
+    }
+
+    /**
+     * Once a wait for notifications has read one, pgjdbc looks for more by reading the socket
+     * with a 1 ms timeout ({@code PGStream.hasMessagePending}), unless it looked and found the
+     * socket quiet shortly before; a look that times out does not count as one, so every delivery
+     * waited at least that millisecond, and longer where timers are coarse: each job woken by a
+     * notification started that much later. Marking the last look as never stale makes pgjdbc
+     * read on only while bytes have arrived already (it asks the socket, without waiting), which
+     * delivers a burst whole and the rest at the next wait, as soon as they come. Done on the
+     * listener's own connection alone, never on one borrowed from an application's pool. Returns
+     * whether it could be done: a pgjdbc whose internals differ keeps its 1 ms wait
+     * ({@code PostgresListenTest} fails on such a pgjdbc).
+     */
+    static boolean deliversWithoutTimedPeek(Connection c) {
+        try {
+            Object executor = c.unwrap(BaseConnection.class).getQueryExecutor();
+            if (!(executor instanceof QueryExecutorBase)) {
+                return false;
+            }
+            Field stream = QueryExecutorBase.class.getDeclaredField("pgStream");
+            stream.setAccessible(true);
+            Field lastLook = PGStream.class.getDeclaredField("nextStreamAvailableCheckTime");
+            lastLook.setAccessible(true);
+            lastLook.setLong(stream.get(executor), Long.MAX_VALUE);
+            return true;
+        } catch (SQLException | ReflectiveOperationException | RuntimeException e) {
+            return false;
+        }
     }
 
     private void deliver(PGNotification[] arrived) {

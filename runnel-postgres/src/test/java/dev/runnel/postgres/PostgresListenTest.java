@@ -98,6 +98,39 @@ class PostgresListenTest {
     }
 
     @Test
+    void aBurstIsHeardWholeAndEachLaterNotificationAsSoonAsItComes() throws Exception {
+        try (PostgresDriver driver = migrated(db.newDriver()); AutoCloseable _ = driver.listenInserts(this::hear)) {
+            // One commit, five queues: five notifications that reach the listener together.
+            List<JobInsertParams> burst = new ArrayList<>();
+            for (int q = 0; q < 5; q++) {
+                burst.add(job("burst_" + q, JobState.AVAILABLE, T0));
+            }
+            driver.jobInsertMany(burst);
+            List<String> queues = new ArrayList<>();
+            for (int q = 0; q < 5; q++) {
+                queues.add(heard.poll(ARRIVES_MS, TimeUnit.MILLISECONDS));
+            }
+            assertThat(queues).containsExactlyInAnyOrder("burst_0", "burst_1", "burst_2", "burst_3", "burst_4");
+            // The listener reads on after a notification only while bytes have arrived already:
+            // each later one is heard by itself, not held until another comes.
+            for (int i = 0; i < 20; i++) {
+                driver.jobInsertMany(List.of(job("single_" + i, JobState.AVAILABLE, T0)));
+                assertThat(heard.poll(ARRIVES_MS, TimeUnit.MILLISECONDS)).isEqualTo("single_" + i);
+            }
+            assertThat(heard.poll(QUIET_MS, TimeUnit.MILLISECONDS)).isNull();
+        }
+    }
+
+    @Test
+    void pgjdbcCanBeToldNotToWaitForMoreAfterANotification() throws Exception {
+        // A pgjdbc whose internals moved would quietly bring back a wait of 1 ms or more after
+        // every notification (PostgresListener.deliversWithoutTimedPeek): fail here instead.
+        try (Connection c = PostgresTestSchema.admin()) {
+            assertThat(PostgresListener.deliversWithoutTimedPeek(c)).isTrue();
+        }
+    }
+
+    @Test
     void reconnectsAfterLosingItsConnection() throws Exception {
         try (PostgresDriver driver = migrated(db.newDriver()); AutoCloseable _ = driver.listenInserts(this::hear)) {
             assertThat(control.poll()).as("said once its connection is in place").isEqualTo(Driver.LISTENING);
