@@ -51,7 +51,8 @@ public final class Drain {
      * The drain's settings.
      *
      * @param cooldown each worker's fetch cooldown
-     * @param warmup jobs each worker JVM works on a queue of its own before the timed drain
+     * @param warmup jobs each worker JVM works on a queue of its own before the timed drain (inserted
+     *     by the harness)
      * @param jobTime how long each job takes (a sleep); zero for no-op jobs
      * @param killWorkerAfter when to SIGKILL one worker JVM, after "go"; zero for never
      * @param globalLimit the queue's global limit, 0 for none
@@ -97,6 +98,7 @@ public final class Drain {
         new Migrator(driver).up();
         String queue = "drain_" + UUID.randomUUID().toString().substring(0, 8);
         IdBitmap inserted = insert(queue);
+        insertWarmUps(queue);
         out.printf("drain: inserted %d jobs into queue %s; starting %d worker JVMs x %d jobs%n",
                 options.jobs(), queue, options.processes(), options.threads());
         out.flush();
@@ -105,7 +107,7 @@ public final class Drain {
         List<Child> children = new ArrayList<>();
         try {
             for (int i = 0; i < options.processes(); i++) {
-                children.add(Child.start(options, queue, dir.resolve("ids-" + i)));
+                children.add(Child.start(options, queue, warmUpQueue(queue, i), dir.resolve("ids-" + i)));
             }
             for (Child c : children) {
                 String ready = c.awaitLine("ready", Duration.ofSeconds(180));
@@ -248,6 +250,27 @@ public final class Drain {
         return inserted;
     }
 
+    /**
+     * Each worker's warm-up jobs, in a queue of its own, inserted here rather than by the worker:
+     * a worker JVM then compiles only what a worker runs. Inserting them itself, each worker's C2
+     * compiler spent seconds on the insert path (Jackson's serializer, the inserter), work still
+     * queued when the timed drain began.
+     */
+    private void insertWarmUps(String queue) {
+        if (options.warmup() == 0) {
+            return;
+        }
+        Runnel inserter = Runnel.builder().driver(driver).build();
+        for (int i = 0; i < options.processes(); i++) {
+            BenchJobs.insert(inserter, InsertOptions.builder().queue(warmUpQueue(queue, i)).build(), options.warmup(),
+                    new IdBitmap());
+        }
+    }
+
+    static String warmUpQueue(String queue, int worker) {
+        return queue + "_warmup_" + worker;
+    }
+
     /** The completed jobs of {@code queue}, as the database counts them. */
     private long completedIn(String queue) {
         return driver.jobCountByState().stream()
@@ -319,7 +342,7 @@ public final class Drain {
     }
 
     /** The command line of a worker JVM: everything but the database URL, which goes in its environment. */
-    static List<String> workerCommand(Options options, String queue, Path idsFile) {
+    static List<String> workerCommand(Options options, String queue, String warmUpQueue, Path idsFile) {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-XX:+UseParallelGC"));
         // Extra worker JVM flags, e.g. to profile one with JDK Flight Recorder.
@@ -331,7 +354,7 @@ public final class Drain {
                 queue, Integer.toString(options.threads()),
                 Long.toString(options.cooldown().toMillis()), idsFile.toString(), Integer.toString(options.warmup()),
                 options.delivery().name(), Long.toString(options.jobTime().toMillis()),
-                Integer.toString(options.globalLimit()), Integer.toString(options.perKey())));
+                Integer.toString(options.globalLimit()), Integer.toString(options.perKey()), warmUpQueue));
         return command;
     }
 
@@ -354,8 +377,8 @@ public final class Drain {
             Thread.ofPlatform().daemon().start(this::readStderr);
         }
 
-        static Child start(Options options, String queue, Path idsFile) throws IOException {
-            ProcessBuilder builder = new ProcessBuilder(workerCommand(options, queue, idsFile));
+        static Child start(Options options, String queue, String warmUpQueue, Path idsFile) throws IOException {
+            ProcessBuilder builder = new ProcessBuilder(workerCommand(options, queue, warmUpQueue, idsFile));
             // The URL may hold a password: through the environment, not the command line that any
             // user of the machine can read in ps.
             builder.environment().put(DrainWorker.URL_VARIABLE, options.url());

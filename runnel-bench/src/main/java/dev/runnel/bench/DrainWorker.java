@@ -20,14 +20,15 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code progress N} (completions written) as it goes; on {@code stop} stops gracefully, writes
  * the ids it worked to its ids file, prints {@code done DUPLICATES} and exits.
  *
- * <p>Before it says {@code ready} it may work a number of warm-up jobs on a queue of its own, so
- * that the JIT compiler's one-time work on the hot path is not billed to the drain: the drain
- * measures the cost per job of a worker in steady state, as a long-lived process runs.
+ * <p>Before it says {@code ready} it may work a number of warm-up jobs that the harness put in a
+ * queue of its own, so that the JIT compiler's one-time work on the hot path is not billed to the
+ * drain: the drain measures the cost per job of a worker in steady state, as a long-lived process
+ * runs.
  *
  * <p>Arguments: queue, concurrent jobs, fetch cooldown in ms, ids file, warm-up jobs, delivery
- * ({@code AT_LEAST_ONCE} or {@code AT_MOST_ONCE}), how long each job takes in ms, and the queue's
+ * ({@code AT_LEAST_ONCE} or {@code AT_MOST_ONCE}), how long each job takes in ms, the queue's
  * global limit and per-key limit (0 for none; with either, it records when each job ran, see
- * {@link RunSpans}). The database
+ * {@link RunSpans}), and the warm-up queue. The database
  * URL comes in {@value #URL_VARIABLE}, kept off the command line: it may hold a password.
  */
 public final class DrainWorker {
@@ -50,9 +51,10 @@ public final class DrainWorker {
         Duration jobTime = Duration.ofMillis(Long.parseLong(args[6]));
         int globalLimit = Integer.parseInt(args[7]);
         int perKey = Integer.parseInt(args[8]);
+        String warmUpQueue = args[9];
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         if (warmup > 0) {
-            warmUp(url, queue + "_warmup_" + ProcessHandle.current().pid(), threads, cooldownMs, warmup, delivery);
+            warmUp(url, warmUpQueue, threads, cooldownMs, warmup, delivery);
         }
 
         BenchJobs.Tally tally = new BenchJobs.Tally();
@@ -114,7 +116,6 @@ public final class DrainWorker {
                 .worker(BenchJobs.Args.class, job -> {})
                 .listener(event -> completed.increment())
                 .build()) {
-            BenchJobs.insert(runnel, dev.runnel.InsertOptions.builder().queue(queue).build(), jobs, new IdBitmap());
             runnel.start();
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
             while (completed.sum() < jobs && System.nanoTime() - deadline < 0) {

@@ -2,13 +2,16 @@ package dev.runnel.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.runnel.testkit.LocalRedis;
+import dev.runnel.JobCount;
 import dev.runnel.Runnel;
+import dev.runnel.testkit.LocalRedis;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -120,10 +123,25 @@ class DrainTest {
     }
 
     @Test
+    void eachWorkerWorksTheWarmUpJobsTheHarnessPutInItsOwnQueueBeforeTheTimedDrain() throws Exception {
+        try (BenchDatabase db = BenchDatabase.open(URL)) {
+            DrainResult result = new Drain(db.driver(), db.stats(), new Drain.Options(db.url(), 300, 2, 10,
+                    Duration.ofMillis(100), 150, Runnel.Delivery.AT_LEAST_ONCE, Duration.ofMinutes(3)),
+                    new PrintWriter(new StringWriter(), true)).run();
+            assertThat(result.exact()).isTrue();
+            Map<String, Long> warmedUp = db.driver().jobCountByState().stream()
+                    .filter(c -> c.queue().contains("_warmup_"))
+                    .collect(Collectors.groupingBy(c -> c.queue().substring(c.queue().lastIndexOf('_') + 1) + " "
+                            + c.state(), Collectors.summingLong(JobCount::count)));
+            assertThat(warmedUp).containsOnly(Map.entry("0 COMPLETED", 150L), Map.entry("1 COMPLETED", 150L));
+        }
+    }
+
+    @Test
     void theDatabaseUrlReachesWorkersThroughTheEnvironmentNotTheCommandLine() {
         String url = "postgres://app:s3cret-pass@db.example:5432/jobs";
         List<String> command = Drain.workerCommand(new Drain.Options(url, 10, 1, 1, Duration.ZERO, 0,
-                Runnel.Delivery.AT_LEAST_ONCE, Duration.ofMinutes(1)), "q", Path.of("/tmp/ids"));
+                Runnel.Delivery.AT_LEAST_ONCE, Duration.ofMinutes(1)), "q", "q_warmup_0", Path.of("/tmp/ids"));
         assertThat(String.join(" ", command)).doesNotContain("s3cret-pass").doesNotContain("db.example");
         assertThat(command).contains(DrainWorker.class.getName(), "q");
     }
