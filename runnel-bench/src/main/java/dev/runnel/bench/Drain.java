@@ -97,8 +97,10 @@ public final class Drain {
     public DrainResult run() throws IOException, InterruptedException {
         new Migrator(driver).up();
         String queue = "drain_" + UUID.randomUUID().toString().substring(0, 8);
-        IdBitmap inserted = insert(queue);
-        insertWarmUps(queue);
+        // An insert-only client: it holds nothing but the driver, which the caller closes.
+        Runnel inserter = Runnel.builder().driver(driver).build();
+        IdBitmap inserted = insert(inserter, queue);
+        insertWarmUps(inserter, queue);
         out.printf("drain: inserted %d jobs into queue %s; starting %d worker JVMs x %d jobs%n",
                 options.jobs(), queue, options.processes(), options.threads());
         out.flush();
@@ -230,10 +232,8 @@ public final class Drain {
         return workers.stream().map(c -> RunSpans.file(c.idsFile)).toList();
     }
 
-    private IdBitmap insert(String queue) {
+    private IdBitmap insert(Runnel inserter, String queue) {
         IdBitmap inserted = new IdBitmap();
-        // An insert-only client: it holds nothing but the driver, which the caller closes.
-        Runnel inserter = Runnel.builder().driver(driver).build();
         InsertOptions plain = InsertOptions.builder().queue(queue).build();
         if (options.perKey() == 0) {
             BenchJobs.insert(inserter, plain, options.jobs(), inserted);
@@ -256,17 +256,17 @@ public final class Drain {
      * compiler spent seconds on the insert path (Jackson's serializer, the inserter), work still
      * queued when the timed drain began.
      */
-    private void insertWarmUps(String queue) {
+    private void insertWarmUps(Runnel inserter, String queue) {
         if (options.warmup() == 0) {
             return;
         }
-        Runnel inserter = Runnel.builder().driver(driver).build();
         for (int i = 0; i < options.processes(); i++) {
             BenchJobs.insert(inserter, InsertOptions.builder().queue(warmUpQueue(queue, i)).build(), options.warmup(),
                     new IdBitmap());
         }
     }
 
+    /** The queue of worker {@code worker}'s warm-up jobs, beside the drain's {@code queue}. */
     static String warmUpQueue(String queue, int worker) {
         return queue + "_warmup_" + worker;
     }

@@ -197,9 +197,9 @@ final class PostgresListener implements AutoCloseable {
      * with a 1 ms timeout ({@code PGStream.hasMessagePending}), unless it looked and found the
      * socket quiet shortly before; a look that times out does not count as one, so every delivery
      * waited at least that millisecond, and longer where timers are coarse: each job woken by a
-     * notification started that much later. Marking the last look as never stale makes pgjdbc
-     * read on only while bytes have arrived already (it asks the socket, without waiting), which
-     * delivers a burst whole and the rest at the next wait, as soon as they come. Done on the
+     * notification started that much later. Putting pgjdbc's next such look off for good makes
+     * it read on only while bytes have arrived already (it asks the socket, without waiting),
+     * which delivers a burst whole and the rest at the next wait, as soon as they come. Done on the
      * listener's own connection alone, never on one borrowed from an application's pool. Returns
      * whether it could be done: a pgjdbc whose internals differ keeps its 1 ms wait
      * ({@code PostgresListenTest} fails on such a pgjdbc).
