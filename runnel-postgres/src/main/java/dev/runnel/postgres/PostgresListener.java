@@ -131,7 +131,7 @@ final class PostgresListener implements AutoCloseable {
                 // The channel is built only from the validated schema name: no user text.
                 st.execute("LISTEN " + channel);
             }
-            if (source.owned() && !deliversWithoutTimedPeek(c)) {
+            if (!setTimedPeek(c, false)) {
                 LOG.debug("Postgres listener for {}: this pgjdbc waits 1 ms after each notification", description);
             }
             connection = c;
@@ -197,14 +197,15 @@ final class PostgresListener implements AutoCloseable {
      * with a 1 ms timeout ({@code PGStream.hasMessagePending}), unless it looked and found the
      * socket quiet shortly before; a look that times out does not count as one, so every delivery
      * waited at least that millisecond, and longer where timers are coarse: each job woken by a
-     * notification started that much later. Putting pgjdbc's next such look off for good makes
-     * it read on only while bytes have arrived already (it asks the socket, without waiting),
-     * which delivers a burst whole and the rest at the next wait, as soon as they come. Done on the
-     * listener's own connection alone, never on one borrowed from an application's pool. Returns
-     * whether it could be done: a pgjdbc whose internals differ keeps its 1 ms wait
-     * ({@code PostgresListenTest} fails on such a pgjdbc).
+     * notification started that much later. Putting pgjdbc's next such look off for good
+     * ({@code on} false) makes it read on only while bytes have arrived already (it asks the
+     * socket, without waiting), which delivers a burst whole and the rest at the next wait, as
+     * soon as they come; {@code on} true puts the field back as pgjdbc opens a connection, before
+     * one borrowed from an application's pool goes back to it. Returns whether it could be done: a
+     * pgjdbc whose internals differ keeps its 1 ms wait ({@code PostgresListenTest} fails on such
+     * a pgjdbc).
      */
-    static boolean deliversWithoutTimedPeek(Connection c) {
+    static boolean setTimedPeek(Connection c, boolean on) {
         try {
             Object executor = c.unwrap(BaseConnection.class).getQueryExecutor();
             if (!(executor instanceof QueryExecutorBase)) {
@@ -212,9 +213,9 @@ final class PostgresListener implements AutoCloseable {
             }
             Field stream = QueryExecutorBase.class.getDeclaredField("pgStream");
             stream.setAccessible(true);
-            Field lastLook = PGStream.class.getDeclaredField("nextStreamAvailableCheckTime");
-            lastLook.setAccessible(true);
-            lastLook.setLong(stream.get(executor), Long.MAX_VALUE);
+            Field nextLook = PGStream.class.getDeclaredField("nextStreamAvailableCheckTime");
+            nextLook.setAccessible(true);
+            nextLook.setLong(stream.get(executor), on ? 0 : Long.MAX_VALUE);
             return true;
         } catch (SQLException | ReflectiveOperationException | RuntimeException e) {
             return false;
@@ -271,11 +272,15 @@ final class PostgresListener implements AutoCloseable {
 
     /**
      * Closes {@code c}; when it is healthy, first UNLISTENs, since a connection kept from an
-     * application's pool goes back to it and must not carry our subscription to its next user.
+     * application's pool goes back to it and must not carry our subscription to its next user,
+     * nor our setting of its wait for notifications.
      */
-    private static void closeQuietly(Connection c, boolean unlisten) {
+    private void closeQuietly(Connection c, boolean unlisten) {
         if (c == null) {
             return;
+        }
+        if (!source.owned()) {
+            setTimedPeek(c, true);
         }
         if (unlisten) {
             try (Statement st = c.createStatement()) {

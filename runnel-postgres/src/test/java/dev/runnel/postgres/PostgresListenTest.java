@@ -10,6 +10,7 @@ import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobInsertTxParams;
 import dev.runnel.driver.JobScheduleParams;
+import java.lang.reflect.Field;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -23,6 +24,9 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.PGStream;
+import org.postgresql.core.QueryExecutorBase;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Insert notifications: across driver instances of one schema, never across schemas. */
@@ -126,7 +130,11 @@ class PostgresListenTest {
         // A pgjdbc whose internals moved would quietly bring back a wait of 1 ms or more after
         // every notification (PostgresListener.deliversWithoutTimedPeek): fail here instead.
         try (Connection c = PostgresTestSchema.admin()) {
-            assertThat(PostgresListener.deliversWithoutTimedPeek(c)).isTrue();
+            assertThat(nextLook(c)).as("as pgjdbc opens a connection").isZero();
+            assertThat(PostgresListener.setTimedPeek(c, false)).isTrue();
+            assertThat(nextLook(c)).isEqualTo(Long.MAX_VALUE);
+            assertThat(PostgresListener.setTimedPeek(c, true)).isTrue();
+            assertThat(nextLook(c)).isZero();
         }
     }
 
@@ -219,8 +227,21 @@ class PostgresListenTest {
             try (Connection first = app.getConnection(); Connection second = app.getConnection()) {
                 assertThat(listeningChannels(first)).isEmpty();
                 assertThat(listeningChannels(second)).isEmpty();
+                // pgjdbc's wait for notifications back as it was, for the application's next use.
+                assertThat(nextLook(first)).isZero();
+                assertThat(nextLook(second)).isZero();
             }
         }
+    }
+
+    /** pgjdbc's PGStream.nextStreamAvailableCheckTime of {@code c}, which the listener sets. */
+    private static long nextLook(Connection c) throws Exception {
+        Object executor = c.unwrap(BaseConnection.class).getQueryExecutor();
+        Field stream = QueryExecutorBase.class.getDeclaredField("pgStream");
+        stream.setAccessible(true);
+        Field next = PGStream.class.getDeclaredField("nextStreamAvailableCheckTime");
+        next.setAccessible(true);
+        return next.getLong(stream.get(executor));
     }
 
     private static List<String> listeningChannels(Connection c) throws SQLException {
