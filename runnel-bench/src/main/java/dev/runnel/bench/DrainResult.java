@@ -113,9 +113,8 @@ public record DrainResult(
                         + "\"wal_bytes_per_job\":%s,\"row_updates_per_job\":%s,\"hot_update_pct\":%s,"
                         + "\"exact\":%b%s}",
                 driver, mode, jobs, processes, threads, cooldownMs, seconds, jobsPerSec,
-                statementsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", statementsPerJob),
-                scriptCallsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", scriptCallsPerJob),
-                workerCpuMsPerJob, figure(workerJitCpuMsPerJob, "%.5f"), serverCpuMsPerJob == null ? "null" : String.format(Locale.ROOT, "%.5f", serverCpuMsPerJob),
+                figure(statementsPerJob, "%.5f"), figure(scriptCallsPerJob, "%.5f"),
+                workerCpuMsPerJob, figure(workerJitCpuMsPerJob, "%.5f"), figure(serverCpuMsPerJob, "%.5f"),
                 cpuMsPerJob(), duplicates, missing, attemptNotOne, notCompleted,
                 killedWorker == null ? "null" : "\"" + killedWorker.replace("\"", "'") + "\"", repeatsOfKilled,
                 globalLimit, maxRunning, perKeyLimit, maxRunningPerKey, figure(walBytesPerJob, "%.1f"),

@@ -207,19 +207,41 @@ final class PostgresListener implements AutoCloseable {
      */
     static boolean setTimedPeek(Connection c, boolean on) {
         try {
-            Object executor = c.unwrap(BaseConnection.class).getQueryExecutor();
-            if (!(executor instanceof QueryExecutorBase)) {
+            PGStream stream = stream(c);
+            if (stream == null) {
                 return false;
             }
-            Field stream = QueryExecutorBase.class.getDeclaredField("pgStream");
-            stream.setAccessible(true);
-            Field nextLook = PGStream.class.getDeclaredField("nextStreamAvailableCheckTime");
-            nextLook.setAccessible(true);
-            nextLook.setLong(stream.get(executor), on ? 0 : Long.MAX_VALUE);
+            nextLookField().setLong(stream, on ? 0 : Long.MAX_VALUE);
             return true;
         } catch (SQLException | ReflectiveOperationException | RuntimeException e) {
             return false;
         }
+    }
+
+    /** What {@link #setTimedPeek} set on {@code c}: 0 as pgjdbc opens a connection, else never. */
+    static long nextLook(Connection c) throws SQLException, ReflectiveOperationException {
+        PGStream stream = stream(c);
+        if (stream == null) {
+            throw new NoSuchFieldException("pgStream");
+        }
+        return nextLookField().getLong(stream);
+    }
+
+    /** {@code c}'s pgjdbc stream, or null when its query executor is not pgjdbc's usual one. */
+    private static PGStream stream(Connection c) throws SQLException, ReflectiveOperationException {
+        Object executor = c.unwrap(BaseConnection.class).getQueryExecutor();
+        if (!(executor instanceof QueryExecutorBase)) {
+            return null;
+        }
+        Field stream = QueryExecutorBase.class.getDeclaredField("pgStream");
+        stream.setAccessible(true);
+        return (PGStream) stream.get(executor);
+    }
+
+    private static Field nextLookField() throws NoSuchFieldException {
+        Field nextLook = PGStream.class.getDeclaredField("nextStreamAvailableCheckTime");
+        nextLook.setAccessible(true);
+        return nextLook;
     }
 
     private void deliver(PGNotification[] arrived) {

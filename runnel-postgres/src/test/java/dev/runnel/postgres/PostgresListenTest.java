@@ -10,7 +10,6 @@ import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobInsertTxParams;
 import dev.runnel.driver.JobScheduleParams;
-import java.lang.reflect.Field;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -24,9 +23,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.postgresql.core.BaseConnection;
-import org.postgresql.core.PGStream;
-import org.postgresql.core.QueryExecutorBase;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Insert notifications: across driver instances of one schema, never across schemas. */
@@ -128,13 +124,13 @@ class PostgresListenTest {
     @Test
     void pgjdbcCanBeToldNotToWaitForMoreAfterANotification() throws Exception {
         // A pgjdbc whose internals moved would quietly bring back a wait of 1 ms or more after
-        // every notification (PostgresListener.deliversWithoutTimedPeek): fail here instead.
+        // every notification (PostgresListener.setTimedPeek): fail here instead.
         try (Connection c = PostgresTestSchema.admin()) {
-            assertThat(nextLook(c)).as("as pgjdbc opens a connection").isZero();
+            assertThat(PostgresListener.nextLook(c)).as("as pgjdbc opens a connection").isZero();
             assertThat(PostgresListener.setTimedPeek(c, false)).isTrue();
-            assertThat(nextLook(c)).isEqualTo(Long.MAX_VALUE);
+            assertThat(PostgresListener.nextLook(c)).isEqualTo(Long.MAX_VALUE);
             assertThat(PostgresListener.setTimedPeek(c, true)).isTrue();
-            assertThat(nextLook(c)).isZero();
+            assertThat(PostgresListener.nextLook(c)).isZero();
         }
     }
 
@@ -228,20 +224,10 @@ class PostgresListenTest {
                 assertThat(listeningChannels(first)).isEmpty();
                 assertThat(listeningChannels(second)).isEmpty();
                 // pgjdbc's wait for notifications back as it was, for the application's next use.
-                assertThat(nextLook(first)).isZero();
-                assertThat(nextLook(second)).isZero();
+                assertThat(PostgresListener.nextLook(first)).isZero();
+                assertThat(PostgresListener.nextLook(second)).isZero();
             }
         }
-    }
-
-    /** pgjdbc's PGStream.nextStreamAvailableCheckTime of {@code c}, which the listener sets. */
-    private static long nextLook(Connection c) throws Exception {
-        Object executor = c.unwrap(BaseConnection.class).getQueryExecutor();
-        Field stream = QueryExecutorBase.class.getDeclaredField("pgStream");
-        stream.setAccessible(true);
-        Field next = PGStream.class.getDeclaredField("nextStreamAvailableCheckTime");
-        next.setAccessible(true);
-        return next.getLong(stream.get(executor));
     }
 
     private static List<String> listeningChannels(Connection c) throws SQLException {
