@@ -12,8 +12,8 @@
 -- Keys of a namespace P (see RedisKeys for the same list on the Java side):
 --   P..'id'              counter: job ids, from INCRBY, so ids ascend with insertion
 --   P..'job:'..id        hash: one job (fields below)
---   P..'all'             zset: every job id, score = member = id (listings in id order)
---   P..'s:'..state       zset: the jobs in a state, score = member = id (listings, counts' check)
+--   P..'s:'..state       zset: the jobs in a state, score = member = id: listings in id order, one
+--                        state's from its set, several states' or all from the union of theirs
 --   P..'avail:'..queue   zset: a queue's available jobs, all at score 0, ordered by member, which is
 --                        priority (1 char) .. sortable scheduled_at (16 hex) .. id (16 hex): see below
 --   P..'due'             zset: scheduled and retryable jobs, score = scheduled_at in microseconds
@@ -63,6 +63,8 @@
 -- array) metadata tags (a JSON array) unique_key unique_states cancel_requested_at rescues
 -- output (the completed attempt's output, merged into the metadata by the driver) snoozes
 -- limit_key (the job's key under its queue's per-key limit, set while the queue has one).
+-- attempted_by, errors, metadata and tags are absent while empty (see write_new); every reader
+-- takes an absent one for [] or {}.
 --
 -- Queue hash fields besides those above: global_limit, rate_limit and rate_period_us (in
 -- microseconds), key_source ('args' or 'metadata'), key_field, key_limit, key_weights (a JSON
@@ -70,7 +72,7 @@
 -- jobs waiting when the per-key limit was set are still being given their keys.
 
 -- One more on every change to this file: a server with an older library gets this one at start.
-local VERSION = 10
+local VERSION = 11
 
 -- The fields of a whole row, in the order RedisRows.decode reads them after the id.
 local ROW = {'kind', 'args', 'state', 'queue', 'priority', 'attempt', 'max_attempts', 'attempted_at',
@@ -82,6 +84,9 @@ local UNIQUE_BIT = {scheduled = 64, available = 32, running = 16, retryable = 8,
                     cancelled = 2, discarded = 1}
 
 local FINAL = {completed = true, cancelled = true, discarded = true}
+
+-- Every state, each with its set s:STATE: together they hold every job once.
+local STATES = {'pending', 'available', 'scheduled', 'running', 'retryable', 'completed', 'cancelled', 'discarded'}
 
 -- Tells every client listening on the namespace's channel that queue has jobs available now, or,
 -- with a message starting with a control character (no queue name holds one), of a control event.
@@ -332,7 +337,6 @@ end
 
 local function delete_job(p, id, j)
     leave(p, id, j)
-    redis.call('ZREM', p .. 'all', id)
     if j.unique_key and j.unique_key ~= '' and redis.call('HGET', p .. 'unique', j.unique_key) == tostring(id) then
         redis.call('HDEL', p .. 'unique', j.unique_key)
     end
@@ -346,6 +350,20 @@ local function version()
 end
 
 -- ---- inserts ----
+
+-- Writes the hash jk of a new job. The fields a claim reads go first: Redis keeps a small hash as
+-- one list of fields that HMGET searches from its start for each field asked, so their place and
+-- the list's length are what a claim's reads cost. attempted_by and errors are left out while
+-- empty, as are tags and metadata (a field that is absent reads as its empty value).
+local function write_new(jk, kind, args, priority, max_attempts, created_at, scheduled_at, state, queue, sk,
+                         tags, metadata)
+    redis.call('HSET', jk, 'kind', kind, 'args', args, 'priority', priority, 'attempt', '0',
+        'max_attempts', max_attempts, 'created_at', created_at, 'scheduled_at', scheduled_at, 'state', state,
+        'queue', queue, 'sk', sk)
+    if tags ~= '[]' or metadata ~= '{}' then
+        redis.call('HSET', jk, 'tags', tags, 'metadata', metadata)
+    end
+end
 
 -- ARGV: n, then per job: kind args queue priority state created_at scheduled_at sk max_attempts tags
 -- metadata unique_key unique_states. Returns id, duplicate (0/1) per job. Ids come from one
@@ -376,10 +394,8 @@ local function insert_many(keys, args)
             local queue, state, priority, sk = args[b + 3], args[b + 5], args[b + 4], args[b + 8]
             local sid = dec(id)
             local jk = p .. 'job:' .. sid
-            redis.call('HSET', jk, 'kind', args[b + 1], 'args', args[b + 2], 'queue', queue, 'priority', priority,
-                'state', state, 'attempt', '0', 'max_attempts', args[b + 9], 'created_at', args[b + 6],
-                'scheduled_at', args[b + 7], 'sk', sk, 'tags', args[b + 10], 'metadata', args[b + 11],
-                'errors', '[]', 'attempted_by', '[]')
+            write_new(jk, args[b + 1], args[b + 2], priority, args[b + 9], args[b + 6], args[b + 7], state, queue, sk,
+                args[b + 10], args[b + 11])
             if uk ~= '' then
                 redis.call('HSET', jk, 'unique_key', uk, 'unique_states', args[b + 13])
                 redis.call('HSET', p .. 'unique', uk, sid)
@@ -395,7 +411,6 @@ local function insert_many(keys, args)
                 key = limit_key_of(kq[1], kq[2], args[b + 2], args[b + 11])
                 redis.call('HSET', jk, 'limit_key', key)
             end
-            bulk_add(adds, p .. 'all', sid, sid)
             bulk_add(adds, p .. 's:' .. state, sid, sid)
             local ck = state .. ':' .. queue
             counts[ck] = (counts[ck] or 0) + 1
@@ -436,11 +451,10 @@ local CLAIMED = {'kind', 'args', 'priority', 'attempt', 'max_attempts', 'attempt
                  'attempted_by_n'}
 
 -- A claim's writes to sets, made once for the whole batch by claim_flush (bulk): the members taken
--- from the queue's available set and their ids; at most once, the ids leaving 'all' and the job
--- hashes deleted; at least once, the ids entering the running sets and s:running's and running's
+-- from the queue's available set and their ids; at most once, the job hashes deleted; at least once, the ids entering the running sets and s:running's and running's
 -- entries.
 local function claim_batch()
-    return {taken = {}, ids = {}, gone = {}, deleted = {}, started = {}, running = {}, by_time = {}}
+    return {taken = {}, ids = {}, deleted = {}, started = {}, running = {}, by_time = {}}
 end
 
 -- Claims the job of member m of queue's available set at now for client c (c.id, c.json), at most
@@ -468,7 +482,6 @@ local function claim_member(p, queue, m, now, c, rows, broken, batch)
     v[4] = attempt
     local by = v[6]
     if c.at_most_once then
-        batch.gone[#batch.gone + 1] = sid
         if v[14] and redis.call('HGET', p .. 'unique', v[14]) == sid then
             redis.call('HDEL', p .. 'unique', v[14])
         end
@@ -519,7 +532,6 @@ end
 local function claim_flush(p, queue, c, rows, broken, batch)
     bulk('ZREM', p .. 'avail:' .. queue, batch.taken)
     bulk('ZREM', p .. 's:available', batch.ids)
-    bulk('ZREM', p .. 'all', batch.gone)
     bulk('DEL', nil, batch.deleted)
     bulk('ZADD', p .. 's:running', batch.running)
     bulk('ZADD', p .. 'running', batch.by_time)
@@ -695,7 +707,6 @@ local function reinsert_many(keys, args)
                 'attempted_at', args[b + 8], 'attempted_by', args[b + 9], 'created_at', args[b + 10],
                 'scheduled_at', args[b + 11], 'sk', args[b + 12], 'finalized_at', args[b + 13],
                 'errors', args[b + 14], 'metadata', args[b + 15], 'tags', args[b + 16])
-            redis.call('ZADD', p .. 'all', id, id)
             enter(p, id, state, {queue = queue, finalized_at = args[b + 13]})
         end
     end
@@ -810,6 +821,9 @@ local function delete_finalized(keys, args)
     if not lease_held(p, args[1], args[2]) then
         return 0
     end
+    -- The set of every id that versions before 11 of this library kept, in a namespace they wrote:
+    -- nothing reads or writes it now (UNLINK frees it off the server's main thread).
+    redis.call('UNLINK', p .. 'all')
     local ids = redis.call('ZRANGEBYSCORE', p .. 'f:' .. args[3], '-inf', '(' .. args[4], 'LIMIT', 0, tonumber(args[5]))
     local n = 0
     for _, sid in ipairs(ids) do
@@ -991,6 +1005,50 @@ end
 -- `scan` ids of the narrowest set (one state's, else every job's) between from and to, in the
 -- scan's direction, and returns {rows matching (at most limit), the last id read, 1 when the range
 -- is read to its end}.
+-- Up to n ids (as text) of the jobs in `states` (a list of state names) from id `from` to id `to`,
+-- in id order (descending when asked): one state's read from its set, several states' merged
+-- from theirs, each set read no further than n. Every job is in one state's set, so none comes
+-- twice.
+local function ids_between(p, states, from, to, descending, n)
+    local lists, heads, at = {}, {}, {}
+    for _, state in ipairs(states) do
+        local ids
+        if descending then
+            ids = redis.call('ZREVRANGEBYSCORE', p .. 's:' .. state, to, from, 'LIMIT', 0, n)
+        else
+            ids = redis.call('ZRANGEBYSCORE', p .. 's:' .. state, from, to, 'LIMIT', 0, n)
+        end
+        if #states == 1 then
+            return ids
+        end
+        if #ids > 0 then
+            lists[#lists + 1] = ids
+            heads[#lists] = tonumber(ids[1])
+            at[#lists] = 1
+        end
+    end
+    -- A merge of the sorted lists: each step takes the first (or last) of their heads.
+    local out = {}
+    while #out < n do
+        local best = nil
+        for k = 1, #lists do
+            local h = heads[k]
+            if h and (not best or (descending and h > heads[best]) or (not descending and h < heads[best])) then
+                best = k
+            end
+        end
+        if not best then
+            break
+        end
+        local i = at[best]
+        out[#out + 1] = lists[best][i]
+        at[best] = i + 1
+        local next_id = lists[best][i + 1]
+        heads[best] = next_id and tonumber(next_id)
+    end
+    return out
+end
+
 local function list(keys, args)
     local p = keys[1]
     local from, to, descending = args[1], args[2], args[3] == '1'
@@ -998,18 +1056,14 @@ local function list(keys, args)
     local states, queues, kinds, tags = json_set(args[6]), json_set(args[7]), json_set(args[8]), cjson.decode(args[9])
     local want_args = args[10] ~= '' and cjson.decode(args[10]) or nil
     local created_from, created_before = tonumber(args[11]), tonumber(args[12])
-    local n_states, only = 0, nil
-    for s in pairs(states) do
-        n_states = n_states + 1
-        only = s
+    local n_states, named = 0, {}
+    for _, s in ipairs(STATES) do
+        if states[s] then
+            n_states = n_states + 1
+            named[n_states] = s
+        end
     end
-    local source = n_states == 1 and (p .. 's:' .. only) or (p .. 'all')
-    local ids
-    if descending then
-        ids = redis.call('ZREVRANGEBYSCORE', source, to, from, 'LIMIT', 0, scan)
-    else
-        ids = redis.call('ZRANGEBYSCORE', source, from, to, 'LIMIT', 0, scan)
-    end
+    local ids = ids_between(p, n_states == 0 and STATES or named, from, to, descending, scan)
     local rows = {}
     local last = nil
     for _, sid in ipairs(ids) do
@@ -1519,10 +1573,7 @@ end
 local function periodic_insert(p, pk, now, now_sk, metadata)
     local d = redis.call('HMGET', pk, 'kind', 'args', 'queue', 'priority', 'max_attempts', 'tags')
     local id = redis.call('INCR', p .. 'id')
-    redis.call('HSET', p .. 'job:' .. id, 'kind', d[1], 'args', d[2], 'queue', d[3], 'priority', d[4],
-        'state', 'available', 'attempt', 0, 'max_attempts', d[5], 'created_at', now, 'scheduled_at', now, 'sk', now_sk,
-        'tags', d[6], 'metadata', metadata, 'errors', '[]', 'attempted_by', '[]')
-    redis.call('ZADD', p .. 'all', id, id)
+    write_new(p .. 'job:' .. id, d[1], d[2], d[4], d[5], now, now, 'available', d[3], now_sk, d[6], metadata)
     enter(p, id, 'available', {queue = d[3], priority = d[4], sk = now_sk})
     wake(p, d[3])
     return id
@@ -1685,8 +1736,9 @@ local function migration_up(keys, args)
     return redis.call('HSETNX', keys[1] .. 'migrations', args[1], args[2])
 end
 
-local FIXED = {'id', 'all', 's:available', 's:scheduled', 's:running', 's:retryable', 's:completed',
-               's:cancelled', 's:discarded', 'due', 'running', 'f:completed', 'f:cancelled', 'f:discarded',
+-- The keys of a namespace not named by a queue, client, key or periodic job; 'all' is the set of
+-- every id that versions before 11 of this library kept.
+local FIXED = {'id', 'all', 'due', 'running', 'f:completed', 'f:cancelled', 'f:discarded',
                'counts', 'unique', 'queues', 'clients', 'leader', 'broken', 'audit', 'audit_id', 'migrations'}
 
 -- ARGV: batch. Deletes up to batch jobs of the namespace, and once none is left every other key,
@@ -1694,14 +1746,21 @@ local FIXED = {'id', 'all', 's:available', 's:scheduled', 's:running', 's:retrya
 local function namespace_drop(keys, args)
     local p = keys[1]
     local batch = tonumber(args[1])
-    local ids = redis.call('ZRANGE', p .. 'all', 0, batch - 1)
-    for _, id in ipairs(ids) do
-        redis.call('DEL', p .. 'job:' .. id)
+    local left = 0
+    for _, state in ipairs(STATES) do
+        local set = p .. 's:' .. state
+        if batch > 0 then
+            local ids = redis.call('ZRANGE', set, 0, batch - 1)
+            for _, id in ipairs(ids) do
+                redis.call('DEL', p .. 'job:' .. id)
+            end
+            if #ids > 0 then
+                redis.call('ZREM', set, unpack(ids))
+            end
+            batch = batch - #ids
+        end
+        left = left + redis.call('ZCARD', set)
     end
-    if #ids > 0 then
-        redis.call('ZREM', p .. 'all', unpack(ids))
-    end
-    local left = redis.call('ZCARD', p .. 'all')
     if left == 0 then
         for _, id in ipairs(redis.call('SMEMBERS', p .. 'broken')) do
             redis.call('DEL', p .. 'job:' .. id)
@@ -1714,6 +1773,9 @@ local function namespace_drop(keys, args)
         end
         for _, k in ipairs(FIXED) do
             redis.call('DEL', p .. k)
+        end
+        for _, state in ipairs(STATES) do
+            redis.call('DEL', p .. 's:' .. state)
         end
         redis.call('DEL', p .. 'keys')
     end

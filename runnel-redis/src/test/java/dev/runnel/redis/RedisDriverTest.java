@@ -4,19 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.runnel.Drivers;
+import dev.runnel.InsertResult;
+import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.Migrator;
 import dev.runnel.RunnelConnectException;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobClaimParams;
+import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobDeleteFinalizedParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobInsertTxParams;
+import dev.runnel.driver.LeaderElectParams;
+import dev.runnel.driver.Lease;
 import dev.runnel.testkit.LocalRedis;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -89,12 +96,78 @@ class RedisDriverTest {
         try (RedisDriver driver = RedisDriver.open(LocalRedis.shared().url(prefix))) {
             new Migrator(driver).up();
             driver.jobInsertMany(List.of(job("a"), job("b"),
-                    new JobInsertParams("k", "{}", "a", 2, JobState.SCHEDULED, T0, T0.plusSeconds(60), 25, List.of(), "{}")));
+                    new JobInsertParams("k", "{}", "a", 2, JobState.SCHEDULED, T0, T0.plusSeconds(60), 25, List.of(), "{}"),
+                    new JobInsertParams("k", "{}", "a", 2, JobState.PENDING, T0, T0, 25, List.of(), "{}")));
+            // More jobs than one call of the drop deletes, in every state a run leaves.
+            List<JobInsertParams> many = new ArrayList<>();
+            for (int i = 0; i < RedisNamespace.DROP_BATCH + 500; i++) {
+                many.add(job("c"));
+            }
+            driver.jobInsertMany(many);
             driver.jobClaim(new JobClaimParams("a", 1, T0, "client-1"));
+            driver.jobCompleteMany(JobCompleteManyParams.of(driver.jobClaim(new JobClaimParams("c", 100, T0, "client-1")), T0));
             List<String> keys = redis.keys("*" + prefix + "*");
             assertThat(keys).isNotEmpty().allSatisfy(k -> assertThat(k).startsWith("{" + prefix + "}:"));
             assertThat(new Migrator(driver).down(1)).containsExactly(1);
             assertThat(redis.keys("*" + prefix + "*")).isEmpty();
+        }
+    }
+
+    @Test
+    void aListingOfSeveralStatesMergesEachStatesIdsInOrderOverManyCalls() {
+        try (RedisDriver driver = RedisDriver.open(LocalRedis.shared().freshUrl())) {
+            List<JobInsertParams> batch = new ArrayList<>();
+            for (int i = 0; i < 5_000; i++) {
+                batch.add(i % 3 == 0
+                        ? new JobInsertParams("k", "{}", "q", 1, JobState.SCHEDULED, T0, T0.plusSeconds(60), 25, List.of(), "{}")
+                        : job("q"));
+            }
+            List<Long> ids = driver.jobInsertMany(batch).stream().map(InsertResult::id).toList();
+            List<JobRow> claimed = driver.jobClaim(new JobClaimParams("q", 1_500, T0, "client-1"));
+            driver.jobCompleteMany(JobCompleteManyParams.of(claimed.subList(0, 700), T0));
+            // Four states now, their ids interleaved; each call of the driver reads 2,000 ids at most.
+            assertThat(driver.jobList(JobQuery.all().limit(10_000))).extracting(JobRow::id).containsExactlyElementsOf(ids);
+            assertThat(driver.jobList(JobQuery.all().newestFirst().limit(10_000))).extracting(JobRow::id)
+                    .containsExactlyElementsOf(ids.reversed());
+            assertThat(driver.jobList(JobQuery.inStates(JobState.RUNNING, JobState.COMPLETED).limit(10_000)))
+                    .extracting(JobRow::id).containsExactlyElementsOf(claimed.stream().map(JobRow::id).sorted().toList());
+            assertThat(driver.jobList(JobQuery.all().afterId(ids.get(2_499)).limit(3))).extracting(JobRow::id)
+                    .containsExactlyElementsOf(ids.subList(2_500, 2_503));
+            assertThat(driver.jobList(JobQuery.all().beforeId(ids.get(2_500)).limit(3))).extracting(JobRow::id)
+                    .containsExactlyElementsOf(ids.subList(2_497, 2_500));
+        }
+    }
+
+    @Test
+    void aNewJobsHashHoldsTheFieldsAClaimReadsFirstAndNoEmptyListOrMetadata() {
+        try (RedisDriver driver = RedisDriver.open(LocalRedis.shared().freshUrl())) {
+            long plain = driver.jobInsertMany(List.of(job("q"))).getFirst().id();
+            long tagged = driver.jobInsertMany(List.of(new JobInsertParams("k", "{}", "q", 1, JobState.AVAILABLE, T0, T0, 25,
+                    List.of("red"), "{\"team\":\"a\"}"))).getFirst().id();
+            assertThat(redis.hkeys(driver.keyPrefix() + "job:" + plain)).containsExactly("kind", "args", "priority",
+                    "attempt", "max_attempts", "created_at", "scheduled_at", "state", "queue", "sk");
+            assertThat(redis.hkeys(driver.keyPrefix() + "job:" + tagged)).endsWith("tags", "metadata");
+            JobRow row = driver.jobGet(plain).orElseThrow();
+            assertThat(row.tags()).isEmpty();
+            assertThat(row.metadata()).isEqualTo("{}");
+            assertThat(row.errors()).isEmpty();
+            assertThat(row.attemptedBy()).isEmpty();
+            assertThat(driver.jobGet(tagged).orElseThrow().tags()).containsExactly("red");
+            // The first claim writes the list of clients it adds to.
+            driver.jobClaim(new JobClaimParams("q", 2, T0, "client-1"));
+            assertThat(driver.jobGet(plain).orElseThrow().attemptedBy()).containsExactly("client-1");
+        }
+    }
+
+    @Test
+    void theSetOfEveryIdThatEarlierVersionsKeptIsDeletedByTheCleaner() {
+        try (RedisDriver driver = RedisDriver.open(LocalRedis.shared().freshUrl())) {
+            long id = driver.jobInsertMany(List.of(job("q"))).getFirst().id();
+            redis.zadd(driver.keyPrefix() + "all", id, Long.toString(id));
+            assertThat(driver.leaderAttemptElect(new LeaderElectParams("leader-1", T0, T0.plusSeconds(60)))).isTrue();
+            driver.jobDeleteFinalized(new JobDeleteFinalizedParams(new Lease("leader-1", T0), JobState.COMPLETED, T0, 100));
+            assertThat(redis.exists(driver.keyPrefix() + "all")).isZero();
+            assertThat(driver.jobGet(id)).isPresent();
         }
     }
 
