@@ -450,9 +450,25 @@ local CLAIMED = {'kind', 'args', 'priority', 'attempt', 'max_attempts', 'attempt
                  'scheduled_at', 'errors', 'metadata', 'tags', 'output', 'snoozes', 'unique_key', 'limit_key',
                  'attempted_by_n'}
 
+-- How many fields write_new writes of a job without tags or metadata.
+local NEW_FIELDS = 10
+
+-- CLAIMED's fields of job hash jk. A hash of NEW_FIELDS fields holds none of CLAIMED's that
+-- write_new leaves out or later writes add (a job as inserted, the common case), so only the others
+-- are read: each field asked of a small hash costs the server a search of it, and each absent
+-- one a search of all of it.
+local function claimed_fields(jk)
+    if redis.call('HLEN', jk) == NEW_FIELDS then
+        local f = redis.call('HMGET', jk, 'kind', 'args', 'priority', 'attempt', 'max_attempts', 'created_at',
+            'scheduled_at')
+        return {f[1], f[2], f[3], f[4], f[5], false, f[6], f[7], false, false, false, false, false, false, false, false}
+    end
+    return redis.call('HMGET', jk, unpack(CLAIMED))
+end
+
 -- A claim's writes to sets, made once for the whole batch by claim_flush (bulk): the members taken
--- from the queue's available set and their ids; at most once, the job hashes deleted; at least once, the ids entering the running sets and s:running's and running's
--- entries.
+-- from the queue's available set and their ids; at most once, the job hashes deleted; at least
+-- once, the ids entering the running sets and s:running's and running's entries.
 local function claim_batch()
     return {taken = {}, ids = {}, deleted = {}, started = {}, running = {}, by_time = {}}
 end
@@ -465,7 +481,7 @@ local function claim_member(p, queue, m, now, c, rows, broken, batch)
     local id = tonumber(string.sub(m, 18), 16)
     local sid = dec(id)
     local jk = p .. 'job:' .. sid
-    local v = redis.call('HMGET', jk, unpack(CLAIMED))
+    local v = claimed_fields(jk)
     batch.taken[#batch.taken + 1] = m
     batch.ids[#batch.ids + 1] = sid
     local key = v[15]

@@ -160,6 +160,33 @@ class RedisDriverTest {
     }
 
     @Test
+    void aClaimReadsAJobAsInsertedAndAJobWithMoreFieldsAlike() {
+        try (RedisDriver driver = RedisDriver.open(LocalRedis.shared().freshUrl())) {
+            byte[] key = {1, 2, 3};
+            int states = dev.runnel.driver.UniqueStates.mask(java.util.EnumSet.of(JobState.AVAILABLE, JobState.RUNNING));
+            JobInsertParams unique = new JobInsertParams("k", "{\"a\":1}", "q", 1, JobState.AVAILABLE, T0, T0, 25,
+                    List.of(), "{}", key, states);
+            List<InsertResult> inserted = driver.jobInsertMany(List.of(
+                    new JobInsertParams("k", "{\"a\":1}", "q", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}"), unique,
+                    new JobInsertParams("k", "{\"a\":1}", "q", 1, JobState.AVAILABLE, T0, T0, 25, List.of("t"), "{\"m\":2}")));
+            List<JobRow> claimed = driver.jobClaim(new JobClaimParams("q", 10, T0, "client-1", true));
+            assertThat(claimed).extracting(JobRow::id).containsExactlyElementsOf(inserted.stream().map(InsertResult::id).toList());
+            assertThat(claimed).allSatisfy(r -> {
+                assertThat(r.kind()).isEqualTo("k");
+                assertThat(r.args()).isEqualTo("{\"a\":1}");
+                assertThat(r.attempt()).isEqualTo(1);
+                assertThat(r.maxAttempts()).isEqualTo(25);
+                assertThat(r.createdAt()).isEqualTo(T0);
+                assertThat(r.errors()).isEmpty();
+            });
+            assertThat(claimed.get(2).tags()).containsExactly("t");
+            assertThat(claimed.get(2).metadata()).isEqualTo("{\"m\":2}");
+            // The at-most-once claim removed the unique job, and with it the hold on its key.
+            assertThat(driver.jobInsertMany(List.of(unique)).getFirst().duplicate()).isFalse();
+        }
+    }
+
+    @Test
     void theSetOfEveryIdThatEarlierVersionsKeptIsDeletedByTheCleaner() {
         try (RedisDriver driver = RedisDriver.open(LocalRedis.shared().freshUrl())) {
             long id = driver.jobInsertMany(List.of(job("q"))).getFirst().id();
