@@ -466,6 +466,11 @@ local function claimed_fields(jk)
     return redis.call('HMGET', jk, unpack(CLAIMED))
 end
 
+-- How many fields the hash of a job of NEW_FIELDS has after its first claim (claim_member adds
+-- attempted_at, attempted_by, attempted_by_n and holder; nothing deletes them): such a job holds
+-- no unique key and no key of a per-key limit, which a completion then does not look for.
+local CLAIMED_ONCE_FIELDS = NEW_FIELDS + 4
+
 -- A claim's writes to sets, made once for the whole batch by claim_flush (bulk): the members taken
 -- from the queue's available set and their ids; at most once, the job hashes deleted; at least
 -- once, the ids entering the running sets and s:running's and running's entries.
@@ -625,8 +630,13 @@ local function complete_many(keys, args)
         local sid = args[b]
         local id = tonumber(sid)
         local jk = p .. 'job:' .. sid
-        local v = redis.call('HMGET', jk, 'state', 'attempt', 'attempted_at', 'holder', 'queue', 'unique_key',
-            'unique_states', 'limit_key')
+        local v
+        if redis.call('HLEN', jk) == CLAIMED_ONCE_FIELDS then
+            v = redis.call('HMGET', jk, 'state', 'attempt', 'attempted_at', 'holder', 'queue')
+        else
+            v = redis.call('HMGET', jk, 'state', 'attempt', 'attempted_at', 'holder', 'queue', 'unique_key',
+                'unique_states', 'limit_key')
+        end
         if v[1] == 'running' and v[2] == args[b + 2] and v[3] == args[b + 3] and v[4] == client then
             local finalized = args[b + 1]
             redis.call('HSET', jk, 'state', 'completed', 'finalized_at', finalized)
