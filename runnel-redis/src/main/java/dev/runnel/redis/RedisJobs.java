@@ -87,8 +87,8 @@ final class RedisJobs {
                     broken, p.queue());
         }
         List<JobRow> out = new ArrayList<>(rows.size());
-        for (Object row : rows) {
-            out.add(RedisRows.decodeClaimed((List<?>) row, p));
+        for (int i = 0; i + RedisRows.CLAIMED_ROW <= rows.size(); i += RedisRows.CLAIMED_ROW) {
+            out.add(RedisRows.decodeClaimed(rows.subList(i, i + RedisRows.CLAIMED_ROW), p));
         }
         out.sort(ClaimOrder.COMPARATOR);
         return out;

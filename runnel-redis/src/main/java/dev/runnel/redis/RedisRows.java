@@ -22,6 +22,12 @@ import org.slf4j.LoggerFactory;
 final class RedisRows {
     private static final Logger log = LoggerFactory.getLogger(RedisRows.class);
 
+    /**
+     * The values of one claimed job in a claim's reply, which holds all of them in one flat list:
+     * its id and the library's first {@code CLAIMED_REPLY} fields ({@code CLAIM_ROW} there).
+     */
+    static final int CLAIMED_ROW = 14;
+
     private RedisRows() {}
 
     /** Whole rows; a job whose hash lacks fields is logged by id and left out. */
@@ -65,8 +71,8 @@ final class RedisRows {
     }
 
     /**
-     * A row a claim returned: the id, then the library's CLAIMED fields; attempted_by, errors,
-     * metadata and tags come back nil while they are empty.
+     * A row a claim returned ({@link #CLAIMED_ROW} values): the id, then the library's CLAIMED
+     * fields; attempted_by, errors, metadata and tags come back nil while they are empty.
      */
     static JobRow decodeClaimed(List<?> v, JobClaimParams claim) {
         return claim.claimedRow(
