@@ -79,16 +79,20 @@ final class RedisJobs {
         List<?> reply = redis.call(limited ? "runnel_claim_limited" : "runnel_claim", p.queue(),
                 Integer.toString(p.max()), Long.toString(now), RedisEncoding.sortable(now + 1), p.clientId(),
                 JobJson.NODES.textNode(p.clientId()).toString(), p.atMostOnce() ? "1" : "0");
-        List<?> rows = (List<?>) reply.get(0);
-        List<?> broken = (List<?>) reply.get(1);
+        List<?> fresh = (List<?>) reply.get(0);
+        List<?> full = (List<?>) reply.get(1);
+        List<?> broken = (List<?>) reply.get(2);
         if (!broken.isEmpty()) {
             log.warn("jobs {} of queue {} in Redis have hashes without their fields (written by hand or by an older"
                     + " version); they were taken out of the queue and left in the namespace's 'broken' set",
                     broken, p.queue());
         }
-        List<JobRow> out = new ArrayList<>(rows.size());
-        for (int i = 0; i + RedisRows.CLAIMED_ROW <= rows.size(); i += RedisRows.CLAIMED_ROW) {
-            out.add(RedisRows.decodeClaimed(rows.subList(i, i + RedisRows.CLAIMED_ROW), p));
+        List<JobRow> out = new ArrayList<>(fresh.size() / RedisRows.NEW_ROW + full.size() / RedisRows.CLAIMED_ROW);
+        for (int i = 0; i + RedisRows.NEW_ROW <= fresh.size(); i += RedisRows.NEW_ROW) {
+            out.add(RedisRows.decodeClaimedNew(fresh.subList(i, i + RedisRows.NEW_ROW), p));
+        }
+        for (int i = 0; i + RedisRows.CLAIMED_ROW <= full.size(); i += RedisRows.CLAIMED_ROW) {
+            out.add(RedisRows.decodeClaimed(full.subList(i, i + RedisRows.CLAIMED_ROW), p));
         }
         out.sort(ClaimOrder.COMPARATOR);
         return out;

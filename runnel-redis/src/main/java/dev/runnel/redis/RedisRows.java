@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Decodes the rows the function library returns: a whole row is the id followed by the library's
- * {@code ROW} fields, a claimed one the id followed by its {@code CLAIMED} fields. A job's output
+ * {@code ROW} fields, a claimed one the id followed by its {@code CLAIMED} fields, or by its
+ * {@code CLAIMED_NEW} fields when the claim took it as inserted. A job's output
  * and snooze count are fields of their own in Redis (so that no script rewrites the metadata's
  * JSON) and are merged into the metadata here, under the keys the SQL drivers keep them.
  */
@@ -23,10 +24,16 @@ final class RedisRows {
     private static final Logger log = LoggerFactory.getLogger(RedisRows.class);
 
     /**
-     * The values of one claimed job in a claim's reply, which holds all of them in one flat list:
-     * its id and the library's first {@code CLAIMED_REPLY} fields ({@code CLAIM_ROW} there).
+     * The values of one claimed job in a claim's list of full rows, which holds all of them one
+     * after another: its id and the library's first {@code CLAIMED_REPLY} fields ({@code CLAIM_ROW}
+     * there).
      */
     static final int CLAIMED_ROW = 14;
+    /**
+     * The values of one job claimed as inserted in a claim's list of new rows: its id and the
+     * library's {@code CLAIMED_NEW} fields ({@code NEW_ROW} there).
+     */
+    static final int NEW_ROW = 8;
 
     private RedisRows() {}
 
@@ -88,6 +95,27 @@ final class RedisRows {
                 JobJson.decodeErrors(string(v.get(9))),
                 metadata(string(v.get(10)), v.get(12), v.get(13)),
                 JobJson.decodeStrings(string(v.get(11))));
+    }
+
+    /**
+     * A row of a job a claim took as inserted ({@link #NEW_ROW} values): the id, kind, args,
+     * priority, attempt, max_attempts, created_at and scheduled_at. Such a job has no errors,
+     * metadata, tags or output, and no client before this one.
+     */
+    static JobRow decodeClaimedNew(List<?> v, JobClaimParams claim) {
+        return claim.claimedRow(
+                number(v.get(0)),
+                string(v.get(1)),
+                string(v.get(2)),
+                Integer.parseInt(string(v.get(3))),
+                (int) number(v.get(4)),
+                Integer.parseInt(string(v.get(5))),
+                claim.atMostOnce() ? List.of() : List.of(claim.clientId()),
+                RedisEncoding.instant(v.get(6)),
+                RedisEncoding.instant(v.get(7)),
+                List.of(),
+                "{}",
+                List.of());
     }
 
     /** The metadata with the output and snooze count, where there are any, merged in. */

@@ -446,27 +446,21 @@ end
 -- RedisRows.decodeClaimed reads them, go back in the reply; the rest only serve the claim itself.
 -- Each field costs the server a search of the job's hash, so none is read that the claim does not use.
 local CLAIMED_REPLY = 13
--- A claimed job's values in a claim's reply: its id, then CLAIMED_REPLY fields (RedisRows.CLAIMED_ROW).
+-- A claimed job's values in a claim's list of rows: its id, then CLAIMED_REPLY fields (RedisRows.CLAIMED_ROW).
 local CLAIM_ROW = CLAIMED_REPLY + 1
 local CLAIMED = {'kind', 'args', 'priority', 'attempt', 'max_attempts', 'attempted_by', 'created_at',
                  'scheduled_at', 'errors', 'metadata', 'tags', 'output', 'snoozes', 'unique_key', 'limit_key',
                  'attempted_by_n'}
+-- The fields a claim reads of a job as inserted (below), which its row in the claim's list of new
+-- jobs holds after its id, the attempt the new one (RedisRows.NEW_ROW).
+local CLAIMED_NEW = {'kind', 'args', 'priority', 'attempt', 'max_attempts', 'created_at', 'scheduled_at'}
+local NEW_ROW = #CLAIMED_NEW + 1
 
--- How many fields write_new writes of a job without tags or metadata.
+-- How many fields write_new writes of a job without tags or metadata. A hash of that many holds
+-- none of CLAIMED's fields that write_new leaves out or later writes add (a job as inserted, the
+-- common case), so a claim reads only CLAIMED_NEW of it: each field asked of a small hash costs
+-- the server a search of it, and each absent one a search of all of it.
 local NEW_FIELDS = 10
-
--- CLAIMED's fields of job hash jk. A hash of NEW_FIELDS fields holds none of CLAIMED's that
--- write_new leaves out or later writes add (a job as inserted, the common case), so only the others
--- are read: each field asked of a small hash costs the server a search of it, and each absent
--- one a search of all of it.
-local function claimed_fields(jk)
-    if redis.call('HLEN', jk) == NEW_FIELDS then
-        local f = redis.call('HMGET', jk, 'kind', 'args', 'priority', 'attempt', 'max_attempts', 'created_at',
-            'scheduled_at')
-        return {f[1], f[2], f[3], f[4], f[5], false, f[6], f[7], false, false, false, false, false, false, false, false}
-    end
-    return redis.call('HMGET', jk, unpack(CLAIMED))
-end
 
 -- How many fields the hash of a job of NEW_FIELDS has after its first claim (claim_member adds
 -- attempted_at, attempted_by, attempted_by_n and holder; nothing deletes them): such a job holds
@@ -480,17 +474,60 @@ local function claim_batch()
     return {taken = {}, ids = {}, deleted = {}, started = {}, running = {}, by_time = {}}
 end
 
+-- The rows of a claim: n jobs claimed, the rows of those that were as inserted in new (NEW_ROW
+-- values each), of the others in full (CLAIM_ROW values each), each list flat: each table in a
+-- reply costs the server several lookups besides its values.
+local function claim_rows()
+    return {n = 0, new = {}, full = {}}
+end
+
+-- Writes the claim of job sid (hash jk, unique key uk, key of a per-key limit key) at attempt
+-- `attempt`: at most once, its removal; at least once, its running state, with `by` (n clients)
+-- its new list of clients.
+local function claim_write(p, queue, sid, jk, attempt, by, n, uk, key, now, c, batch)
+    if c.at_most_once then
+        if uk and redis.call('HGET', p .. 'unique', uk) == sid then
+            redis.call('HDEL', p .. 'unique', uk)
+        end
+        batch.deleted[#batch.deleted + 1] = jk
+        return
+    end
+    redis.call('HSET', jk, 'state', 'running', 'attempt', dec(attempt), 'attempted_at', now,
+        'attempted_by', by, 'attempted_by_n', dec(n), 'holder', c.id)
+    batch.started[#batch.started + 1] = sid
+    local r = batch.running
+    r[#r + 1] = sid
+    r[#r + 1] = sid
+    local t = batch.by_time
+    t[#t + 1] = now
+    t[#t + 1] = sid
+    if key then
+        redis.call('HINCRBY', p .. 'lkr:' .. queue, key, 1)
+    end
+end
+
 -- Claims the job of member m of queue's available set at now for client c (c.id, c.json), at most
--- once when c.at_most_once: appends its id and first CLAIMED_REPLY fields (attempt already the
--- new one) to rows, or its id to broken. The job's hash is written here; the sets it leaves and
--- enters are written by claim_flush from batch.
+-- once when c.at_most_once: appends its row to rows (claim_rows), or its id to broken. The job's
+-- hash is written here; the sets it leaves and enters are written by claim_flush from batch.
 local function claim_member(p, queue, m, now, c, rows, broken, batch)
     local id = tonumber(string.sub(m, 18), 16)
     local sid = dec(id)
     local jk = p .. 'job:' .. sid
-    local v = claimed_fields(jk)
     batch.taken[#batch.taken + 1] = m
     batch.ids[#batch.ids + 1] = sid
+    if redis.call('HLEN', jk) == NEW_FIELDS then
+        local f = redis.call('HMGET', jk, unpack(CLAIMED_NEW))
+        if f[1] and f[2] and f[3] and f[4] and f[5] and f[6] and f[7] then
+            local attempt = tonumber(f[4]) + 1
+            claim_write(p, queue, sid, jk, attempt, '[' .. c.json .. ']', 1, nil, nil, now, c, batch)
+            rows.n = rows.n + 1
+            local new, k = rows.new, #rows.new
+            new[k + 1], new[k + 2], new[k + 3], new[k + 4], new[k + 5], new[k + 6], new[k + 7], new[k + 8] =
+                id, f[1], f[2], f[3], attempt, f[5], f[6], f[7]
+            return
+        end
+    end
+    local v = redis.call('HMGET', jk, unpack(CLAIMED))
     local key = v[15]
     if key then
         key_unavailable(p, queue, key, m)
@@ -503,14 +540,8 @@ local function claim_member(p, queue, m, now, c, rows, broken, batch)
     end
     local attempt = tonumber(v[4]) + 1
     v[4] = attempt
-    local by = v[6]
-    if c.at_most_once then
-        if v[14] and redis.call('HGET', p .. 'unique', v[14]) == sid then
-            redis.call('HDEL', p .. 'unique', v[14])
-        end
-        batch.deleted[#batch.deleted + 1] = jk
-    else
-        local n = tonumber(v[16] or '0')
+    if not c.at_most_once then
+        local by, n = v[6], tonumber(v[16] or '0')
         if n >= 100 then
             -- Keep the last 100 clients (JobClaimParams.MAX_ATTEMPTED_BY).
             local list = cjson.decode(by)
@@ -522,32 +553,22 @@ local function claim_member(p, queue, m, now, c, rows, broken, batch)
             n = n + 1
         end
         v[6] = by
-        redis.call('HSET', jk, 'state', 'running', 'attempt', dec(attempt), 'attempted_at', now,
-            'attempted_by', by, 'attempted_by_n', dec(n), 'holder', c.id)
-        batch.started[#batch.started + 1] = sid
-        local r = batch.running
-        r[#r + 1] = sid
-        r[#r + 1] = sid
-        local t = batch.by_time
-        t[#t + 1] = now
-        t[#t + 1] = sid
-        if key then
-            redis.call('HINCRBY', p .. 'lkr:' .. queue, key, 1)
-        end
+        claim_write(p, queue, sid, jk, attempt, by, n, v[14], key, now, c, batch)
+    else
+        claim_write(p, queue, sid, jk, attempt, nil, nil, v[14], key, now, c, batch)
     end
     -- Lists and metadata still at their empty values go back as nil, which RedisRows reads as
-    -- empty: most jobs carry all four so, and a nil costs both sides less than a string. Short Lua
-    -- strings are interned, so each test compares two pointers.
+    -- empty: a nil costs both sides less than a string. Short Lua strings are interned, so each
+    -- test compares two pointers.
     if v[6] == '[]' then v[6] = false end
     if v[9] == '[]' then v[9] = false end
     if v[10] == '{}' then v[10] = false end
     if v[11] == '[]' then v[11] = false end
-    -- The reply carries only what the runtime reads (CLAIMED_REPLY fields), and all rows in one
-    -- flat list: each table in a reply costs the server several lookups besides its values.
-    local n = #rows
-    rows[n + 1], rows[n + 2], rows[n + 3], rows[n + 4], rows[n + 5], rows[n + 6], rows[n + 7] =
+    rows.n = rows.n + 1
+    local full, k = rows.full, #rows.full
+    full[k + 1], full[k + 2], full[k + 3], full[k + 4], full[k + 5], full[k + 6], full[k + 7] =
         id, v[1], v[2], v[3], v[4], v[5], v[6]
-    rows[n + 8], rows[n + 9], rows[n + 10], rows[n + 11], rows[n + 12], rows[n + 13], rows[n + 14] =
+    full[k + 8], full[k + 9], full[k + 10], full[k + 11], full[k + 12], full[k + 13], full[k + 14] =
         v[7], v[8], v[9], v[10], v[11], v[12], v[13]
 end
 
@@ -560,31 +581,32 @@ local function claim_flush(p, queue, c, rows, broken, batch)
     bulk('ZADD', p .. 's:running', batch.running)
     bulk('ZADD', p .. 'running', batch.by_time)
     bulk('SADD', p .. 'run:' .. c.id, batch.started)
-    local taken = #rows / CLAIM_ROW + #broken
+    local taken = rows.n + #broken
     if taken > 0 then
         count(p, 'available', queue, -taken)
-        if not c.at_most_once and #rows > 0 then
-            count(p, 'running', queue, #rows / CLAIM_ROW)
+        if not c.at_most_once and rows.n > 0 then
+            count(p, 'running', queue, rows.n)
             redis.call('SADD', p .. 'keys', p .. 'run:' .. c.id)
         end
     end
 end
 
 -- ARGV: queue max now sortable(now + 1us) client client_json at_most_once(0/1).
--- Returns {rows, broken ids}: rows holds each claimed job's id followed by its first CLAIMED_REPLY
--- fields (attempt already the new one), one job after another.
+-- Returns {new rows, full rows, broken ids} (claim_rows): the rows of the jobs claimed as inserted
+-- (id, then CLAIMED_NEW's fields) and of the others (id, then CLAIMED_REPLY fields), one job after
+-- another; the attempt in each is already the new one.
 local function claim(keys, args)
     local p = keys[1]
     local queue, max, now, bound = args[1], tonumber(args[2]), args[3], args[4]
     local c = {id = args[5], json = args[6], at_most_once = args[7] == '1'}
     local q = redis.call('HMGET', p .. 'q:' .. queue, 'paused_at', 'global_limit', 'rate_limit', 'key_limit')
     if q[1] or q[2] or q[3] or q[4] then
-        return {{}, {}}
+        return {{}, {}, {}}
     end
     local avail = p .. 'avail:' .. queue
-    local rows, broken, batch = {}, {}, claim_batch()
+    local rows, broken, batch = claim_rows(), {}, claim_batch()
     for priority = 1, 4 do
-        local need = max - #rows / CLAIM_ROW
+        local need = max - rows.n
         if need <= 0 then
             break
         end
@@ -594,7 +616,7 @@ local function claim(keys, args)
         end
     end
     claim_flush(p, queue, c, rows, broken, batch)
-    return {rows, broken}
+    return {rows.new, rows.full, broken}
 end
 
 -- ARGV: queue now client. The jobs of an earlier claim of this client at this time, still running.
@@ -1489,7 +1511,7 @@ local function claim_limited(keys, args)
     local q = redis.call('HMGET', qk, 'created_at', 'paused_at', 'global_limit', 'rate_limit', 'rate_period_us',
         'key_limit', 'key_rate_limit', 'key_rate_period_us', 'key_weights')
     if not q[1] or q[2] then
-        return {{}, {}}
+        return {{}, {}, {}}
     end
     local room = max
     local rate_jobs = tonumber(q[4])
@@ -1501,9 +1523,9 @@ local function claim_limited(keys, args)
         local running = tonumber(redis.call('HGET', p .. 'counts', 'running:' .. queue) or '0')
         room = math.min(room, math.max(0, tonumber(q[3]) - running))
     end
-    local rows, broken, batch = {}, {}, claim_batch()
+    local rows, broken, batch = claim_rows(), {}, claim_batch()
     if room <= 0 then
-        return {rows, broken}
+        return {rows.new, rows.full, broken}
     end
     local avail = p .. 'avail:' .. queue
     if q[6] then
@@ -1539,9 +1561,9 @@ local function claim_limited(keys, args)
         end)
         local started = {}
         for i = 1, math.min(room, #offered) do
-            local before = #rows
+            local before = rows.n
             claim_member(p, queue, offered[i][2], now, c, rows, broken, batch)
-            if #rows > before then
+            if rows.n > before then
                 local key = offered[i][3]
                 started[key] = (started[key] or 0) + 1
             end
@@ -1555,7 +1577,7 @@ local function claim_limited(keys, args)
         end
     else
         for priority = 1, 4 do
-            local need = room - #rows / CLAIM_ROW
+            local need = room - rows.n
             if need <= 0 then
                 break
             end
@@ -1566,11 +1588,11 @@ local function claim_limited(keys, args)
             end
         end
     end
-    if rate_jobs and #rows > 0 then
-        rate_started(p, qk, rate, now, #rows / CLAIM_ROW, rate_jobs)
+    if rate_jobs and rows.n > 0 then
+        rate_started(p, qk, rate, now, rows.n, rate_jobs)
     end
     claim_flush(p, queue, c, rows, broken, batch)
-    return {rows, broken}
+    return {rows.new, rows.full, broken}
 end
 
 -- ---- periodic jobs ----

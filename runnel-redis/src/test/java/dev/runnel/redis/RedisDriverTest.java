@@ -183,6 +183,21 @@ class RedisDriverTest {
             assertThat(claimed.get(2).metadata()).isEqualTo("{\"m\":2}");
             // The at-most-once claim removed the unique job, and with it the hold on its key.
             assertThat(driver.jobInsertMany(List.of(unique)).getFirst().duplicate()).isFalse();
+            driver.jobClaim(new JobClaimParams("q", 10, T0, "client-1", true));
+
+            List<InsertResult> again = driver.jobInsertMany(List.of(
+                    new JobInsertParams("k", "{\"a\":1}", "q", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}"), unique,
+                    new JobInsertParams("k", "{\"a\":1}", "q", 1, JobState.AVAILABLE, T0, T0, 25, List.of("t"), "{\"m\":2}")));
+            List<JobRow> running = driver.jobClaim(new JobClaimParams("q", 10, T0, "client-2"));
+            assertThat(running).extracting(JobRow::id).containsExactlyElementsOf(again.stream().map(InsertResult::id).toList());
+            assertThat(running).allSatisfy(r -> {
+                assertThat(r.state()).isEqualTo(JobState.RUNNING);
+                assertThat(r.attempt()).isEqualTo(1);
+                assertThat(r.attemptedBy()).containsExactly("client-2");
+            });
+            for (JobRow r : running) {
+                assertThat(driver.jobGet(r.id()).orElseThrow()).isEqualTo(r);
+            }
         }
     }
 
