@@ -1052,11 +1052,6 @@ local function args_match(job_args, want)
     return true
 end
 
--- ARGV: from to descending(0/1) limit scan states queues kinds tags args created_from created_before
--- (sets as JSON arrays of strings, args a JSON object or '', times '' for none). Reads at most
--- `scan` ids of the narrowest set (one state's, else every job's) between from and to, in the
--- scan's direction, and returns {rows matching (at most limit), the last id read, 1 when the range
--- is read to its end}.
 -- Up to n ids (as text) of the jobs in `states` (a list of state names) from id `from` to id `to`,
 -- in id order (descending when asked): one state's read from its set, several states' merged
 -- from theirs, each set read no further than n. Every job is in one state's set, so none comes
@@ -1101,6 +1096,11 @@ local function ids_between(p, states, from, to, descending, n)
     return out
 end
 
+-- ARGV: from to descending(0/1) limit scan states queues kinds tags args created_from created_before
+-- (sets as JSON arrays of strings, args a JSON object or '', times '' for none). Reads at most
+-- `scan` ids of the states asked (all when none is) between from and to, in the scan's direction
+-- (ids_between), and returns {rows matching (at most limit), the last id read, 1 when the range is
+-- read to its end}.
 local function list(keys, args)
     local p = keys[1]
     local from, to, descending = args[1], args[2], args[3] == '1'
