@@ -119,7 +119,7 @@ class DrainTest {
         assertThat(result.toJson()).contains("\"wal_bytes_per_job\":", "\"hot_update_pct\":");
         // The JIT's share is read from the workers' compiler threads: a part of their CPU.
         assertThat(result.workerJitCpuMsPerJob()).isNotNull().isBetween(0.0, result.workerCpuMsPerJob());
-        assertThat(result.toJson()).contains("\"worker_jit_cpu_ms_per_job\":0.");
+        assertThat(result.toJson()).containsPattern("\"worker_jit_cpu_ms_per_job\":\\d+\\.\\d+,");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.runnel.redis;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.runnel.JobError;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.RunnelException;
@@ -82,19 +83,8 @@ final class RedisRows {
      * fields; attempted_by, errors, metadata and tags come back nil while they are empty.
      */
     static JobRow decodeClaimed(List<?> v, JobClaimParams claim) {
-        return claim.claimedRow(
-                number(v.get(0)),
-                string(v.get(1)),
-                string(v.get(2)),
-                Integer.parseInt(string(v.get(3))),
-                (int) number(v.get(4)),
-                Integer.parseInt(string(v.get(5))),
-                JobJson.decodeStrings(string(v.get(6))),
-                RedisEncoding.instant(v.get(7)),
-                RedisEncoding.instant(v.get(8)),
-                JobJson.decodeErrors(string(v.get(9))),
-                metadata(string(v.get(10)), v.get(12), v.get(13)),
-                JobJson.decodeStrings(string(v.get(11))));
+        return claimed(v, claim, JobJson.decodeStrings(string(v.get(6))), 7, JobJson.decodeErrors(string(v.get(9))),
+                metadata(string(v.get(10)), v.get(12), v.get(13)), JobJson.decodeStrings(string(v.get(11))));
     }
 
     /**
@@ -103,6 +93,16 @@ final class RedisRows {
      * metadata, tags or output, and no client before this one.
      */
     static JobRow decodeClaimedNew(List<?> v, JobClaimParams claim) {
+        return claimed(v, claim, claim.atMostOnce() ? List.of() : List.of(claim.clientId()), 6, List.of(), "{}",
+                List.of());
+    }
+
+    /**
+     * A claimed job from the id, kind, args, priority, attempt and max_attempts at the start of
+     * {@code v}, created_at and scheduled_at at {@code times} and the place after it, and the rest.
+     */
+    private static JobRow claimed(List<?> v, JobClaimParams claim, List<String> attemptedBy, int times,
+            List<JobError> errors, String metadata, List<String> tags) {
         return claim.claimedRow(
                 number(v.get(0)),
                 string(v.get(1)),
@@ -110,12 +110,12 @@ final class RedisRows {
                 Integer.parseInt(string(v.get(3))),
                 (int) number(v.get(4)),
                 Integer.parseInt(string(v.get(5))),
-                claim.atMostOnce() ? List.of() : List.of(claim.clientId()),
-                RedisEncoding.instant(v.get(6)),
-                RedisEncoding.instant(v.get(7)),
-                List.of(),
-                "{}",
-                List.of());
+                attemptedBy,
+                RedisEncoding.instant(v.get(times)),
+                RedisEncoding.instant(v.get(times + 1)),
+                errors,
+                metadata,
+                tags);
     }
 
     /** The metadata with the output and snooze count, where there are any, merged in. */

@@ -202,6 +202,38 @@ class RedisDriverTest {
     }
 
     @Test
+    void aJobAsEarlierVersionsWroteItIsListedClaimedAndCompletedAsBefore() {
+        try (RedisDriver driver = RedisDriver.open(LocalRedis.shared().freshUrl())) {
+            String p = driver.keyPrefix();
+            long id = redis.incr(p + "id");
+            String at = RedisEncoding.micros(T0);
+            // Every field that version wrote at insert, the empty lists and metadata too.
+            redis.hset(p + "job:" + id, java.util.Map.ofEntries(
+                    java.util.Map.entry("kind", "k"), java.util.Map.entry("args", "{\"old\":1}"),
+                    java.util.Map.entry("queue", "q"), java.util.Map.entry("priority", "1"),
+                    java.util.Map.entry("state", "available"), java.util.Map.entry("attempt", "0"),
+                    java.util.Map.entry("max_attempts", "25"), java.util.Map.entry("created_at", at),
+                    java.util.Map.entry("scheduled_at", at), java.util.Map.entry("sk", RedisEncoding.sortable(T0)),
+                    java.util.Map.entry("tags", "[]"), java.util.Map.entry("metadata", "{}"),
+                    java.util.Map.entry("errors", "[]"), java.util.Map.entry("attempted_by", "[]")));
+            redis.zadd(p + "avail:q", 0, "1" + RedisEncoding.sortable(T0) + String.format("%016x", id));
+            redis.zadd(p + "s:available", id, Long.toString(id));
+            redis.zadd(p + "all", id, Long.toString(id));
+            redis.hincrby(p + "counts", "available:q", 1);
+            assertThat(driver.jobList(JobQuery.all())).extracting(JobRow::id).containsExactly(id);
+            List<JobRow> claimed = driver.jobClaim(new JobClaimParams("q", 10, T0, "client-1"));
+            assertThat(claimed).singleElement().satisfies(r -> {
+                assertThat(r.args()).isEqualTo("{\"old\":1}");
+                assertThat(r.attemptedBy()).containsExactly("client-1");
+                assertThat(r.tags()).isEmpty();
+                assertThat(r.metadata()).isEqualTo("{}");
+            });
+            assertThat(driver.jobCompleteMany(JobCompleteManyParams.of(claimed, T0))).containsExactly(id);
+            assertThat(driver.jobGet(id).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+        }
+    }
+
+    @Test
     void theSetOfEveryIdThatEarlierVersionsKeptIsDeletedByTheCleaner() {
         try (RedisDriver driver = RedisDriver.open(LocalRedis.shared().freshUrl())) {
             long id = driver.jobInsertMany(List.of(job("q"))).getFirst().id();
