@@ -26,13 +26,12 @@ final class RedisRows {
 
     /**
      * The values of one claimed job in a claim's list of full rows, which holds all of them one
-     * after another: its id and the library's first {@code CLAIMED_REPLY} fields ({@code CLAIM_ROW}
-     * there).
+     * after another: its id and the first 13 of the library's {@code CLAIMED} fields.
      */
     static final int CLAIMED_ROW = 14;
     /**
      * The values of one job claimed as inserted in a claim's list of new rows: its id and the
-     * library's {@code CLAIMED_NEW} fields ({@code NEW_ROW} there).
+     * library's {@code CLAIMED_NEW} fields.
      */
     static final int NEW_ROW = 8;
 

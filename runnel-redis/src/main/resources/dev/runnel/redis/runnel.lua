@@ -442,19 +442,16 @@ end
 
 -- ---- the claim ----
 
--- The fields a claim reads of each job: the first CLAIMED_REPLY of them, in the order
--- RedisRows.decodeClaimed reads them, go back in the reply; the rest only serve the claim itself.
--- Each field costs the server a search of the job's hash, so none is read that the claim does not use.
-local CLAIMED_REPLY = 13
--- A claimed job's values in a claim's list of rows: its id, then CLAIMED_REPLY fields (RedisRows.CLAIMED_ROW).
-local CLAIM_ROW = CLAIMED_REPLY + 1
+-- The fields a claim reads of each job: the first 13 of them, in the order RedisRows.decodeClaimed
+-- reads them, go back in the reply after the job's id (RedisRows.CLAIMED_ROW values a job); the rest
+-- only serve the claim itself. Each field costs the server a search of the job's hash, so none is
+-- read that the claim does not use.
 local CLAIMED = {'kind', 'args', 'priority', 'attempt', 'max_attempts', 'attempted_by', 'created_at',
                  'scheduled_at', 'errors', 'metadata', 'tags', 'output', 'snoozes', 'unique_key', 'limit_key',
                  'attempted_by_n'}
 -- The fields a claim reads of a job as inserted (below), which its row in the claim's list of new
--- jobs holds after its id, the attempt the new one (RedisRows.NEW_ROW).
+-- jobs holds after its id, the attempt the new one (RedisRows.NEW_ROW values a job).
 local CLAIMED_NEW = {'kind', 'args', 'priority', 'attempt', 'max_attempts', 'created_at', 'scheduled_at'}
-local NEW_ROW = #CLAIMED_NEW + 1
 
 -- How many fields write_new writes of a job without tags or metadata. A hash of that many holds
 -- none of CLAIMED's fields that write_new leaves out or later writes add (a job as inserted, the
@@ -474,8 +471,8 @@ local function claim_batch()
     return {taken = {}, ids = {}, deleted = {}, started = {}, running = {}, by_time = {}}
 end
 
--- The rows of a claim: n jobs claimed, the rows of those that were as inserted in new (NEW_ROW
--- values each), of the others in full (CLAIM_ROW values each), each list flat: each table in a
+-- The rows of a claim: n jobs claimed, the rows of those that were as inserted in new (id and
+-- CLAIMED_NEW's fields), of the others in full (id and CLAIMED's first 13), each list flat: each table in a
 -- reply costs the server several lookups besides its values.
 local function claim_rows()
     return {n = 0, new = {}, full = {}}
@@ -593,7 +590,7 @@ end
 
 -- ARGV: queue max now sortable(now + 1us) client client_json at_most_once(0/1).
 -- Returns {new rows, full rows, broken ids} (claim_rows): the rows of the jobs claimed as inserted
--- (id, then CLAIMED_NEW's fields) and of the others (id, then CLAIMED_REPLY fields), one job after
+-- (id, then CLAIMED_NEW's fields) and of the others (id, then CLAIMED's first 13), one job after
 -- another; the attempt in each is already the new one.
 local function claim(keys, args)
     local p = keys[1]
