@@ -112,11 +112,19 @@ final class JobLauncher {
 
     /** Works {@code first}, then the jobs that wait ahead while there are any, in the one slot. */
     private void work(RunningJob first) {
-        for (RunningJob job = first; job != null; job = slots.next()) {
+        RunningJob job = first;
+        while (job != null) {
             if (alarm != null) {
                 alarm.jobStarted();
             }
             workOne(job);
+            RunningJob next = slots.next();
+            if (next != null || pool != null) {
+                // The thread goes on to another job (the next one claimed ahead, or a pool's): no
+                // late cancel or timeout of this one may interrupt it.
+                job.detach();
+            }
+            job = next;
         }
     }
 
@@ -138,10 +146,6 @@ final class JobLauncher {
             // running, and the rescuer takes it once this client is gone.
             LOG.error("the outcome of job {} of queue {} cannot be written: {}", row.id(), queue, e.toString());
         } finally {
-            if (pool != null) {
-                // The thread lives on to run other jobs: no late cancel of this one may interrupt them.
-                job.detach();
-            }
             running.remove(row.id());
             slots.release();
         }

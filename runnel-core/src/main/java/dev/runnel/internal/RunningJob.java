@@ -64,8 +64,8 @@ public final class RunningJob implements JobContext {
     }
 
     /**
-     * The attempt is over and its thread, a pool's, goes on to other jobs: it no longer answers to
-     * this attempt's cancel, and an interrupt meant for this attempt is cleared.
+     * The attempt is over and its thread may go on to other jobs: it no longer answers to this
+     * attempt's cancel, and an interrupt meant for this attempt is cleared.
      */
     void detach() {
         synchronized (this) {

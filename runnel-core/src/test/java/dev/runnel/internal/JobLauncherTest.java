@@ -18,6 +18,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Jobs claimed ahead of a free slot, behind one that blocks: a cancel or a stop while they wait
@@ -34,20 +36,34 @@ class JobLauncherTest {
 
     private final List<Long> ran = new CopyOnWriteArrayList<>();
     private final CountDownLatch gate = new CountDownLatch(1);
+    /** Holds job 11 once it runs, until the test opens it; an interrupt that reaches it is noted. */
+    private final CountDownLatch held = new CountDownLatch(1);
+    private final List<Long> interrupted = new CopyOnWriteArrayList<>();
     private final List<long[]> askedForCancels = new ArrayList<>();
     private long[] cancelsRequested = new long[0];
     private final Slots slots = new Slots(1);
 
     private JobLauncher launcher() {
+        return launcher(new QueueExecutor.VirtualThreads());
+    }
+
+    private JobLauncher launcher(QueueExecutor executor) {
         JobRunner runner = new JobRunner(Map.of("step", new WorkUnit<>("step", Step.class, job -> {
             ran.add(job.id());
             if (job.id() == 1) {
                 gate.await(); // the first job holds the only slot until the test opens the gate
+            } else if (job.id() == 11) {
+                try {
+                    held.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    interrupted.add(job.id());
+                    throw e;
+                }
             }
         })), Clock.systemUTC(), Duration.ZERO, RetryPolicy.DEFAULT, Hooks.NONE, ArgsCodec.DEFAULT);
         Completer unstarted = new Completer(null, List.of(), new Completer.Config(100, Duration.ofMillis(5),
                 Duration.ofSeconds(1), "c"), Clock.systemUTC(), RetryPolicy.DEFAULT, RuntimeListeners.NONE);
-        return new JobLauncher("q", false, new QueueExecutor.VirtualThreads(), slots, runner, unstarted,
+        return new JobLauncher("q", false, executor, slots, runner, unstarted,
                 Clock.systemUTC(), ids -> {
                     askedForCancels.add(ids);
                     return cancelsRequested;
@@ -132,5 +148,28 @@ class JobLauncherTest {
         gate.countDown();
         awaitNothingHeld();
         assertThat(ran).as("the jobs given back do not run here").containsExactly(1L);
+    }
+
+    @ParameterizedTest
+    @MethodSource("executors")
+    void aLateCancelOfAFinishedJobDoesNotInterruptTheJobThatRunsNextOnItsThread(QueueExecutor executor)
+            throws Exception {
+        JobLauncher launcher = launcher(executor);
+        launcher.launch(row(1));
+        launcher.launch(row(11)); // waits ahead: it runs on job 1's thread once job 1 ends
+        RunningJob first = inFlight(launcher, 1);
+        gate.countDown();
+        awaitRan(11L);
+        // A cancel watcher that listed job 1 before it ended asks for its cancel only now.
+        first.cancel(RunningJob.Cause.CANCEL, "cancelled by an operator");
+        held.countDown();
+        awaitNothingHeld();
+        assertThat(interrupted).as("jobs interrupted by a cancel meant for another").isEmpty();
+        assertThat(ran).containsExactly(1L, 11L);
+        launcher.releaseThreads();
+    }
+
+    static List<QueueExecutor> executors() {
+        return List.of(new QueueExecutor.VirtualThreads(), new QueueExecutor.PlatformThreads(0));
     }
 }
