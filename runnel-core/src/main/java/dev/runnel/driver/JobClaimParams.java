@@ -42,13 +42,17 @@ public record JobClaimParams(String queue, int max, Instant now, String clientId
      * A job this claim returned, from the columns the claim statements read back. Its queue, its
      * state, the attempt's time and, at most once, the finalisation are the claim's own, at
      * {@code now}. {@code attemptedBy} is as returned: an at-least-once claim stored this client
-     * already; an at-most-once claim deleted the row, so the client is added here.
+     * already; an at-most-once claim deleted the row, so the client is added here. Empty stands for
+     * this client alone (the claim statements send no list for a job's first client, the common
+     * case: each list a driver decodes costs it objects and time for every job).
      */
     public JobRow claimedRow(long id, String kind, String args, int priority, int attempt,
             int maxAttempts, List<String> attemptedBy, Instant createdAt, Instant scheduledAt,
             List<JobError> errors, String metadata, List<String> tags) {
         List<String> by = attemptedBy;
-        if (atMostOnce) {
+        if (attemptedBy.isEmpty()) {
+            by = List.of(clientId);
+        } else if (atMostOnce) {
             by = new ArrayList<>(attemptedBy.size() + 1);
             by.addAll(attemptedBy.subList(Math.max(0, attemptedBy.size() - (MAX_ATTEMPTED_BY - 1)), attemptedBy.size()));
             by.add(clientId);

@@ -94,7 +94,9 @@ ORDER BY input.ord;
 -- JobClaimLimited may claim from: a client that has not yet heard of a new limit takes nothing
 -- until it has. It returns PostgresRows.decodeClaimed's columns: the queue, state, attempted_at and
 -- finalized_at are this statement's own, so not read back. Empty errors, tags and metadata come
--- back as NULL, which the driver reads as empty without building an array or a string. Its commit
+-- back as NULL, which the driver reads as empty without building an array or a string; so does
+-- attempted_by when it holds only this client (a job's first claim: JobClaimParams.claimedRow
+-- reads it as such). Its commit
 -- does not wait for the WAL flush (synchronous_commit off for this transaction alone): a crash may
 -- undo the claim, which leaves the job available at its old attempt, as at least once allows; a
 -- completion's commit waits, and flushes every claim written before it (PostgresCrashTest). The
@@ -135,7 +137,7 @@ SET state = 'running',
     attempted_by = array_append(j.attempted_by[greatest(cardinality(j.attempted_by) - 98, 1):], :client_id)
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
   AND (SELECT set_config('synchronous_commit', 'off', true)) = 'off'
-RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
+RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, nullif(j.attempted_by, ARRAY[:client_id]::text[]), j.created_at,
           j.scheduled_at, nullif(j.errors, '{}')::text[], nullif(j.metadata, '{}'), nullif(j.tags, '{}');
 
 -- name: JobClaimLimitLock
@@ -180,7 +182,7 @@ SET state = 'running',
     attempted_by = array_append(j.attempted_by[greatest(cardinality(j.attempted_by) - 98, 1):], :client_id),
     limit_key = ''
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
-RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
+RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, nullif(j.attempted_by, ARRAY[:client_id]::text[]), j.created_at,
           j.scheduled_at, nullif(j.errors, '{}')::text[], nullif(j.metadata, '{}'), nullif(j.tags, '{}');
 
 -- name: JobClaimKeyed
@@ -245,7 +247,7 @@ SET state = 'running',
     attempted_at = :now,
     attempted_by = array_append(j.attempted_by[greatest(cardinality(j.attempted_by) - 98, 1):], :client_id)
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
-RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, j.attempted_by, j.created_at,
+RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, nullif(j.attempted_by, ARRAY[:client_id]::text[]), j.created_at,
           j.scheduled_at, nullif(j.errors, '{}')::text[], nullif(j.metadata, '{}'), nullif(j.tags, '{}');
 
 -- name: KeyRateStarted
@@ -288,7 +290,7 @@ WITH locked AS MATERIALIZED (
 )
 DELETE FROM {schema}.runnel_job j
 WHERE j.id = ANY (ARRAY(SELECT id FROM locked))
-RETURNING j.id, j.kind, j.args, j.priority, j.attempt + 1, j.max_attempts, j.attempted_by, j.created_at,
+RETURNING j.id, j.kind, j.args, j.priority, j.attempt + 1, j.max_attempts, nullif(j.attempted_by, '{}'), j.created_at,
           j.scheduled_at, nullif(j.errors, '{}')::text[], nullif(j.metadata, '{}'), nullif(j.tags, '{}');
 
 -- name: JobClaimRecover
