@@ -24,7 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -34,8 +34,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes job outcomes in batches: plain completions in one statement, everything else (completions
  * with output too) in another,
- * flushed when a batch is full or a few milliseconds after its first outcome. Workers block in
- * {@link #submit} when it falls behind (backpressure).
+ * flushed when a batch is full or a few milliseconds after its first outcome. When writes fall
+ * behind ({@link #behind}), a job's outcome keeps the job's place in its producer's slots until the
+ * completer takes it into a batch ({@link Handed#taken}): producers claim less (backpressure), and
+ * no worker thread waits for the completer.
  *
  * <p>A write that fails on the connection is retried with backoff, never dropped. A write the
  * database refuses for its data is split until the row at fault is found; the rest is written, and
@@ -67,14 +69,30 @@ public final class Completer implements Service {
      */
     public record Config(int batchSize, Duration flushInterval, Duration stopTimeout, String clientId) {}
 
+    /**
+     * What is handed to the completer: an outcome, and what to do once the completer has taken it
+     * into a batch to write (a job's outcome frees the job's place in its producer's slots then).
+     */
+    public interface Handed {
+        Outcome outcome();
+
+        /** The completer took the outcome into a batch; called once, on the completer's thread. */
+        default void taken() {}
+    }
+
     private final Driver driver;
     private final List<JobListener> listeners;
     private final Config config;
     private final Clock clock;
     private final RetryPolicy retryPolicy;
     private final RuntimeListeners runtimeListeners;
-    private final ArrayBlockingQueue<Outcome> queue;
+    /**
+     * Unbounded, but what waits here is bounded: past {@link #behind}, a job's outcome holds its
+     * slot until taken, so each producer adds at most its slots' worth more.
+     */
+    private final ConcurrentLinkedQueue<Handed> queue = new ConcurrentLinkedQueue<>();
     private final long flushNanos;
+    private final int backlog;
     private final AtomicInteger submitting = new AtomicInteger();
     private volatile boolean closed;
     private volatile boolean stopping;
@@ -108,7 +126,7 @@ public final class Completer implements Service {
         this.clock = clock;
         this.retryPolicy = retryPolicy;
         this.flushNanos = config.flushInterval().toNanos();
-        this.queue = new ArrayBlockingQueue<>(config.batchSize() * 4);
+        this.backlog = config.batchSize() * 4;
     }
 
     @Override
@@ -124,28 +142,27 @@ public final class Completer implements Service {
     }
 
     /**
-     * Hands an outcome over to be written; blocks while the completer is behind. Throws
-     * {@link IllegalStateException} once {@link #stop()} has begun: nothing would write it.
+     * Whether the outcomes waiting to be written are four batches or more: a job's outcome handed
+     * over now should hold the job's slot until it is taken. (The bound of the queue that job
+     * threads once waited on to put their outcomes in.)
      */
-    public void submit(Outcome outcome) {
+    public boolean behind() {
+        return pending.get() >= backlog;
+    }
+
+    /**
+     * Hands an outcome over to be written, without waiting. Throws {@link IllegalStateException}
+     * once {@link #stop()} has begun: nothing would write it.
+     */
+    public void submit(Handed handed) {
+        Outcome outcome = handed.outcome();
         submitting.incrementAndGet();
         try {
             if (closed) {
                 throw new IllegalStateException("the completer has stopped, so the outcome of job " + outcome.job().id()
                         + " cannot be written; the job stays running until it is rescued");
             }
-            boolean interrupted = false;
-            while (true) {
-                try {
-                    queue.put(outcome);
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true; // the outcome must not be lost to a late cancel
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            queue.add(handed);
         } finally {
             submitting.decrementAndGet();
         }
@@ -221,12 +238,9 @@ public final class Completer implements Service {
             }
             gathering = false;
         }
-        Outcome first = queue.poll();
-        if (first == null) {
+        if (take(batch, 1) == 0) {
             return;
         }
-        pending.decrementAndGet();
-        batch.add(first);
         // Sleep out the flush interval rather than wake for every outcome (a futex round trip
         // each); a submitter wakes us early once a full batch is waiting.
         long deadline = System.nanoTime() + flushNanos;
@@ -250,8 +264,15 @@ public final class Completer implements Service {
         }
     }
 
-    private void take(List<Outcome> batch, int max) {
-        pending.addAndGet(-queue.drainTo(batch, max));
+    /** Takes up to {@code max} outcomes into {@code batch}, telling each it was taken; how many. */
+    private int take(List<Outcome> batch, int max) {
+        int n = 0;
+        for (Handed handed; n < max && (handed = queue.poll()) != null; n++) {
+            batch.add(handed.outcome());
+            handed.taken();
+        }
+        pending.addAndGet(-n);
+        return n;
     }
 
     /** The three statements an outcome is written by, each one statement (or transaction) per batch. */

@@ -36,8 +36,8 @@ final class JobLauncher {
     private final ThreadFactory jobThreads;
     /** Null when jobs run on virtual threads: their launch stays what it was, one null check more. */
     private final JobPool pool;
-    /** The jobs claimed and not finished: those running and those claimed ahead, by id. */
-    private final ConcurrentHashMap<Long, RunningJob> running = new ConcurrentHashMap<>();
+    /** The jobs claimed and not finished: those running and those claimed ahead (a set: no id boxed per job). */
+    private final Set<RunningJob> running = ConcurrentHashMap.newKeySet();
     /** Told of each job start, so it may sleep while none runs; set before the first launch. */
     private JobStartAlarm alarm;
 
@@ -62,8 +62,8 @@ final class JobLauncher {
 
     /** Starts a claimed job in a free slot, or leaves it to wait ahead for one. */
     void launch(JobRow row) {
-        RunningJob job = new RunningJob(row);
-        running.put(row.id(), job);
+        RunningJob job = new RunningJob(row, slots);
+        running.add(job);
         if (slots.admit(job)) {
             start(job);
             return;
@@ -75,11 +75,13 @@ final class JobLauncher {
 
     /** The attempts in flight, those claimed ahead included. */
     Collection<RunningJob> running() {
-        return running.values();
+        return running;
     }
 
     void runningById(Map<Long, RunningJob> into) {
-        into.putAll(running);
+        for (RunningJob job : running) {
+            into.put(job.row.id(), job);
+        }
     }
 
     /** Cancels every attempt in flight, and every job claimed ahead, because the client is stopping. */
@@ -89,7 +91,7 @@ final class JobLauncher {
         for (RunningJob job : slots.ahead().waiting()) {
             job.cancel(RunningJob.Cause.STOP, reason);
         }
-        for (RunningJob job : running.values()) {
+        for (RunningJob job : running) {
             job.cancel(RunningJob.Cause.STOP, reason);
         }
     }
@@ -131,6 +133,7 @@ final class JobLauncher {
     private void workOne(RunningJob job) {
         JobRow row = job.row;
         job.started();
+        boolean heldUntilTaken = false;
         try {
             Outcome outcome = runner.run(job);
             slots.ahead().took(System.nanoTime() - job.startedNanos);
@@ -140,14 +143,20 @@ final class JobLauncher {
                     return; // the claim removed it: nothing to write, nobody to tell
                 }
             }
-            completer.submit(outcome);
+            // While the completer is behind, the job stays held in its slots until the completer
+            // takes its outcome: the producer claims less, and this thread goes on.
+            boolean behind = completer.behind();
+            completer.submit(job.ended(outcome, behind));
+            heldUntilTaken = behind;
         } catch (RuntimeException | Error e) {
             // The runner never throws; a submit after the client stopped does. The job stays
             // running, and the rescuer takes it once this client is gone.
             LOG.error("the outcome of job {} of queue {} cannot be written: {}", row.id(), queue, e.toString());
         } finally {
-            running.remove(row.id());
-            slots.release();
+            running.remove(job);
+            if (!heldUntilTaken) {
+                slots.release();
+            }
         }
     }
 
@@ -184,7 +193,7 @@ final class JobLauncher {
             }
             Outcome outcome = job.cause() == null ? Outcome.snoozed(row, now, Duration.ZERO, Duration.ZERO)
                     : Outcome.unstarted(row, now, job.cause(), job.reason());
-            running.remove(row.id());
+            running.remove(job);
             slots.release();
             try {
                 completer.submit(outcome);

@@ -31,11 +31,17 @@ public record Outcome(
         String output,
         int attemptDelta,
         Duration runTime,
-        boolean claimRemoved) {
+        boolean claimRemoved) implements Completer.Handed {
 
     Outcome(JobRow job, JobEvent.Type type, JobState state, Instant scheduledAt, Instant finalizedAt, JobError error,
             int attemptDelta, Duration runTime) {
         this(job, type, state, scheduledAt, finalizedAt, error, null, attemptDelta, runTime, false);
+    }
+
+    /** This outcome, as handed to the completer by anyone but a job's own slot, which it holds none of. */
+    @Override
+    public Outcome outcome() {
+        return this;
     }
 
     /**

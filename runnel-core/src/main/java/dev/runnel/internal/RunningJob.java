@@ -7,7 +7,7 @@ import java.time.Instant;
 import java.util.Optional;
 
 /** One attempt in flight: the context a worker sees, and the handle the runtime cancels it by. */
-public final class RunningJob implements JobContext {
+public final class RunningJob implements JobContext, Completer.Handed {
     /**
      * Why an attempt was cancelled; decides how its outcome is recorded: a timeout is a failure
      * (retried), a stop sends the job back without using the attempt, a cancel requested from
@@ -28,8 +28,43 @@ public final class RunningJob implements JobContext {
     /** The attempt's output as JSON, or null; volatile, as a worker may record it from a thread of its own. */
     private volatile String output;
 
+    /** The producer's slots that hold this job; null outside a producer. */
+    private final Slots slots;
+    /** The attempt's outcome, once handed to the completer. */
+    private Outcome outcome;
+    /** Whether the job stays held in its slots until the completer takes its outcome. */
+    private boolean heldUntilTaken;
+
     public RunningJob(JobRow row) {
+        this(row, null);
+    }
+
+    RunningJob(JobRow row, Slots slots) {
         this.row = row;
+        this.slots = slots;
+    }
+
+    /**
+     * This attempt ended in {@code outcome}: what it hands to the completer; {@code heldUntilTaken}:
+     * the completer frees the job's place in its slots on taking it (it is behind).
+     */
+    RunningJob ended(Outcome outcome, boolean heldUntilTaken) {
+        this.outcome = outcome;
+        this.heldUntilTaken = heldUntilTaken;
+        return this;
+    }
+
+    @Override
+    public Outcome outcome() {
+        return outcome;
+    }
+
+    /** The completer took this attempt's outcome: a job held until then no longer is. */
+    @Override
+    public void taken() {
+        if (heldUntilTaken) {
+            slots.release();
+        }
     }
 
     /** A job claimed ahead of a free slot got one: its attempt, and its timeout, run from now. */

@@ -9,7 +9,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@link AheadJobs}), and the hand-over of a slot from a job that ends to the next one waiting.
  *
  * <p>No lock: the counters are atomics, and a slot changes hands by compare-and-set. The producer
- * adds jobs; finishing jobs, each on its own thread, release them. Two races are closed by a
+ * adds jobs; finishing jobs, each on its own thread, release them (or, while the completer is
+ * behind, the completer as it takes their outcomes: {@link RunningJob#taken}). Two races are closed by a
  * re-check on each side: a job that waits ahead just as the last running job finds nobody waiting
  * ({@link #admit}), and a slot that frees just as a job is added to wait ({@link #next}). One
  * thread at a time may wait for room ({@link #awaitRoom}); a release wakes it only once the room
@@ -115,7 +116,10 @@ final class Slots {
         return startWaiting();
     }
 
-    /** A held job ended or went back to the table: no longer held; wakes the waiter when the room it waits for is there. */
+    /**
+     * A held job ended (its outcome handed to the completer, or taken by it) or went back to the
+     * table: no longer held; wakes the waiter when the room it waits for is there.
+     */
     void release() {
         int h = held.decrementAndGet();
         if (h <= wakeWhenHeldAtMost) {
