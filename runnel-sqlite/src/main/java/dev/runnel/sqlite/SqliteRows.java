@@ -31,8 +31,13 @@ final class SqliteRows {
                 Times.fromMicros(rs.getLong(8)),
                 Times.fromMicros(rs.getLong(9)),
                 JobJson.decodeErrors(text(rs, 10)),
-                text(rs, 11),
+                metadata(text(rs, 11)),
                 JobJson.decodeStrings(text(rs, 12)));
+    }
+
+    /** A claimed row's metadata: the claim statements send NULL for the empty object. */
+    private static String metadata(String json) {
+        return json == null ? "{}" : json;
     }
 
     /**

@@ -48,9 +48,9 @@ SELECT last_insert_rowid();
 
 -- name: JobClaim
 -- One statement claims a batch and returns it. The single writer makes IN (... LIMIT) safe here.
--- RETURNING gives no order: the driver sorts. Empty tags come back as NULL: no string is made
--- for them, under the writer lock; so does attempted_by when it holds only this client (a job's
--- first claim), which JobClaimParams.claimedRow reads as such.
+-- RETURNING gives no order: the driver sorts. Empty tags and metadata come back as NULL: no
+-- string is made for them, under the writer lock; so does attempted_by when it holds only this
+-- client (a job's first claim), which JobClaimParams.claimedRow reads as such.
 -- A paused queue (runnel_queue.paused_at) claims nothing; its row is read once per claim. Nor
 -- does a queue with a global or rate limit: only JobClaimLimited claims from it.
 -- It returns SqliteRows.decodeClaimed's columns: queue, state, attempted_at and finalized_at are
@@ -71,7 +71,7 @@ WHERE id IN (
     ORDER BY priority, scheduled_at, id
     LIMIT :max)
 RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, json_array(:client_id)), created_at,
-          scheduled_at, errors, metadata, nullif(tags, '[]');
+          scheduled_at, errors, nullif(metadata, '{}'), nullif(tags, '[]');
 
 -- name: JobClaimLimited
 -- A claim under the queue's global limit: at most the batch size, and no more than the limit less
@@ -94,7 +94,7 @@ WHERE id IN (
                         WHERE r.state = 'running' AND r.limit_key IS NOT NULL AND r.queue = :queue), :max)))
                     FROM runnel_queue q WHERE q.name = :queue AND q.paused_at IS NULL), 0))
 RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, json_array(:client_id)), created_at,
-          scheduled_at, errors, metadata, nullif(tags, '[]');
+          scheduled_at, errors, nullif(metadata, '{}'), nullif(tags, '[]');
 
 -- name: JobClaimKeyed
 -- A claim under the queue's per-key limit (and its global limit, if any), in the limited claim's
@@ -144,7 +144,7 @@ WHERE id IN (
     LIMIT coalesce((SELECT max(0, min(:max, coalesce(q.global_limit - (SELECT coalesce(sum(n), 0) FROM running), :max)))
                     FROM runnel_queue q WHERE q.name = :queue AND q.paused_at IS NULL), 0))
 RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, json_array(:client_id)), created_at,
-          scheduled_at, errors, metadata, nullif(tags, '[]');
+          scheduled_at, errors, nullif(metadata, '{}'), nullif(tags, '[]');
 
 -- name: KeyRateClaimed
 -- The keys of the jobs a keyed claim took (:ids, a JSON array of ids), with how many each.
@@ -183,7 +183,7 @@ WHERE id IN (
     ORDER BY priority, scheduled_at, id
     LIMIT :max)
 RETURNING id, kind, args, priority, attempt + 1, max_attempts, attempted_by, created_at, scheduled_at,
-          errors, metadata, nullif(tags, '[]');
+          errors, nullif(metadata, '{}'), nullif(tags, '[]');
 
 -- name: JobClaimRecover
 -- The jobs of one earlier at-least-once claim of this client whose reply was lost, still running:
