@@ -80,12 +80,7 @@ final class SqliteJobs {
                     jobClaimAtMostOnce.setString(claim, QUEUE, params.queue());
                     jobClaimAtMostOnce.setInt(claim, MAX, params.max());
                 } else {
-                    Sql jobClaim = sql.get(JobSql.JobClaim);
-                    claim = s.prepare(jobClaim.text());
-                    jobClaim.setLong(claim, NOW, now);
-                    jobClaim.setString(claim, CLIENT_ID, params.clientId());
-                    jobClaim.setString(claim, QUEUE, params.queue());
-                    jobClaim.setInt(claim, MAX, params.max());
+                    claim = prepareClaim(s, JobSql.JobClaim, params, now, params.max());
                 }
                 return claimed(claim, params);
             });
@@ -191,6 +186,9 @@ final class SqliteJobs {
         q.setString(claim, CLIENT_ID, params.clientId());
         q.setString(claim, QUEUE, params.queue());
         q.setInt(claim, MAX, room);
+        // attempted_by as it is after a job's first claim, which the claim sends back as NULL
+        // (compared as text: no JSON function runs for each row under the writer lock).
+        q.setString(claim, ONLY_CLIENT, JobJson.encodeStrings(List.of(params.clientId())));
         return claim;
     }
 

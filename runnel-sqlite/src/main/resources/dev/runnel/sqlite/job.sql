@@ -50,7 +50,8 @@ SELECT last_insert_rowid();
 -- One statement claims a batch and returns it. The single writer makes IN (... LIMIT) safe here.
 -- RETURNING gives no order: the driver sorts. Empty tags and metadata come back as NULL: no
 -- string is made for them, under the writer lock; so does attempted_by when it holds only this
--- client (a job's first claim), which JobClaimParams.claimedRow reads as such.
+-- client (a job's first claim: :only_client is that list as JSON text), which
+-- JobClaimParams.claimedRow reads as such.
 -- A paused queue (runnel_queue.paused_at) claims nothing; its row is read once per claim. Nor
 -- does a queue with a global or rate limit: only JobClaimLimited claims from it.
 -- It returns SqliteRows.decodeClaimed's columns: queue, state, attempted_at and finalized_at are
@@ -70,7 +71,7 @@ WHERE id IN (
                            OR q.key_limit IS NOT NULL))
     ORDER BY priority, scheduled_at, id
     LIMIT :max)
-RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, json_array(:client_id)), created_at,
+RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, :only_client), created_at,
           scheduled_at, errors, nullif(metadata, '{}'), nullif(tags, '[]');
 
 -- name: JobClaimLimited
@@ -93,7 +94,7 @@ WHERE id IN (
                         SELECT count(*) FROM runnel_job r
                         WHERE r.state = 'running' AND r.limit_key IS NOT NULL AND r.queue = :queue), :max)))
                     FROM runnel_queue q WHERE q.name = :queue AND q.paused_at IS NULL), 0))
-RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, json_array(:client_id)), created_at,
+RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, :only_client), created_at,
           scheduled_at, errors, nullif(metadata, '{}'), nullif(tags, '[]');
 
 -- name: JobClaimKeyed
@@ -143,7 +144,7 @@ WHERE id IN (
     ORDER BY (o.turn + o.weight - 1) / o.weight, o.priority, o.scheduled_at, o.id
     LIMIT coalesce((SELECT max(0, min(:max, coalesce(q.global_limit - (SELECT coalesce(sum(n), 0) FROM running), :max)))
                     FROM runnel_queue q WHERE q.name = :queue AND q.paused_at IS NULL), 0))
-RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, json_array(:client_id)), created_at,
+RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, :only_client), created_at,
           scheduled_at, errors, nullif(metadata, '{}'), nullif(tags, '[]');
 
 -- name: KeyRateClaimed
