@@ -38,7 +38,7 @@ public record Outcome(
         this(job, type, state, scheduledAt, finalizedAt, error, null, attemptDelta, runTime, false);
     }
 
-    /** This outcome, as handed to the completer by anyone but a job's own slot, which it holds none of. */
+    /** This outcome itself, handed to the completer where no job's slot waits on it (a job given back). */
     @Override
     public Outcome outcome() {
         return this;

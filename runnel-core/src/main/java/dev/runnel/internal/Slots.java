@@ -10,11 +10,11 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>No lock: the counters are atomics, and a slot changes hands by compare-and-set. The producer
  * adds jobs; finishing jobs, each on its own thread, release them (or, while the completer is
- * behind, the completer as it takes their outcomes: {@link RunningJob#taken}). Two races are closed by a
- * re-check on each side: a job that waits ahead just as the last running job finds nobody waiting
- * ({@link #admit}), and a slot that frees just as a job is added to wait ({@link #next}). One
- * thread at a time may wait for room ({@link #awaitRoom}); a release wakes it only once the room
- * it waits for is there, so that finishing jobs do not wake it once each.
+ * behind, the completer as it takes their outcomes: {@link RunningJob#taken}). Two races are
+ * closed by a re-check on each side: a job that waits ahead just as the last running job finds
+ * nobody waiting ({@link #admit}), and a slot that frees just as a job is added to wait
+ * ({@link #next}). One thread at a time may wait for room ({@link #awaitRoom}); a release wakes
+ * it only once the room it waits for is there, so that finishing jobs do not wake it once each.
  */
 final class Slots {
     private final int maxWorkers;
