@@ -43,8 +43,9 @@ public record JobClaimParams(String queue, int max, Instant now, String clientId
      * state, the attempt's time and, at most once, the finalisation are the claim's own, at
      * {@code now}. {@code attemptedBy} is as returned: an at-least-once claim stored this client
      * already; an at-most-once claim deleted the row, so the client is added here. Empty stands for
-     * this client alone (the claim statements send no list for a job's first client, the common
-     * case: each list a driver decodes costs it objects and time for every job).
+     * this client alone, and a null {@code metadata} for the empty object: the claim statements
+     * send nothing for either, the common case (each value a driver decodes costs it objects and
+     * time for every job).
      */
     public JobRow claimedRow(long id, String kind, String args, int priority, int attempt,
             int maxAttempts, List<String> attemptedBy, Instant createdAt, Instant scheduledAt,
@@ -59,6 +60,6 @@ public record JobClaimParams(String queue, int max, Instant now, String clientId
         }
         return new JobRow(id, kind, args, atMostOnce ? JobState.COMPLETED : JobState.RUNNING, queue, priority,
                 attempt, maxAttempts, Optional.of(now), by, createdAt, scheduledAt,
-                atMostOnce ? Optional.of(now) : Optional.empty(), errors, metadata, tags);
+                atMostOnce ? Optional.of(now) : Optional.empty(), errors, metadata == null ? "{}" : metadata, tags);
     }
 }

@@ -18,7 +18,6 @@ import org.postgresql.util.ByteConverter;
 
 /** Decodes job rows in the column order every job statement of {@code job.sql} returns. */
 final class PostgresRows {
-    private static final String EMPTY_OBJECT = "{}";
     /** Seconds from the Unix epoch to Postgres's, 2000-01-01T00:00:00Z. */
     private static final long POSTGRES_EPOCH_SECONDS = 946_684_800L;
     /** {@link PGResultSetMetaData#getFormat}'s value for a column in binary transfer. */
@@ -62,13 +61,8 @@ final class PostgresRows {
                 instant(rs, 8),
                 instant(rs, 9),
                 errors(rs, 10),
-                metadata(rs.getString(11)),
+                CompactJson.of(rs.getString(11)), // NULL, the empty object, stays null for claimedRow
                 strings(rs, 12));
-    }
-
-    /** A claim's metadata: NULL stands for the empty object. */
-    private static String metadata(String json) {
-        return json == null ? EMPTY_OBJECT : CompactJson.of(json);
     }
 
     /**

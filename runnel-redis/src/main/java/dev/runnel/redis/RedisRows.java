@@ -92,7 +92,7 @@ final class RedisRows {
      * metadata, tags or output, and no client before this one.
      */
     static JobRow decodeClaimedNew(List<?> v, JobClaimParams claim) {
-        return claimed(v, claim, List.of(), 6, List.of(), "{}", List.of());
+        return claimed(v, claim, List.of(), 6, List.of(), null, List.of());
     }
 
     /**

@@ -31,13 +31,8 @@ final class SqliteRows {
                 Times.fromMicros(rs.getLong(8)),
                 Times.fromMicros(rs.getLong(9)),
                 JobJson.decodeErrors(text(rs, 10)),
-                metadata(text(rs, 11)),
+                text(rs, 11),
                 JobJson.decodeStrings(text(rs, 12)));
-    }
-
-    /** A claimed row's metadata: the claim statements send NULL for the empty object. */
-    private static String metadata(String json) {
-        return json == null ? "{}" : json;
     }
 
     /**
