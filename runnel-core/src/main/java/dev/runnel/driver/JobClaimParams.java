@@ -38,28 +38,52 @@ public record JobClaimParams(String queue, int max, Instant now, String clientId
         this(queue, max, now, clientId, false, false);
     }
 
+    /** What decodes the rows this claim returns: one per claim, shared by all its rows. */
+    public Rows rows() {
+        return new Rows(this);
+    }
+
     /**
-     * A job this claim returned, from the columns the claim statements read back. Its queue, its
-     * state, the attempt's time and, at most once, the finalisation are the claim's own, at
-     * {@code now}. {@code attemptedBy} is as returned: an at-least-once claim stored this client
-     * already; an at-most-once claim deleted the row, so the client is added here. Empty stands for
-     * this client alone, and a null {@code metadata} for the empty object: the claim statements
-     * send nothing for either, the common case (each value a driver decodes costs it objects and
-     * time for every job).
+     * The jobs one claim returned, built from the columns the claim statements read back. Their
+     * queue, their state, the attempt's time and, at most once, the finalisation are the claim's
+     * own, at its {@code now}; the values every row of the claim has alike are made once, not once
+     * per row (each object a claim makes per row is made for every job).
      */
-    public JobRow claimedRow(long id, String kind, String args, int priority, int attempt,
-            int maxAttempts, List<String> attemptedBy, Instant createdAt, Instant scheduledAt,
-            List<JobError> errors, String metadata, List<String> tags) {
-        List<String> by = attemptedBy;
-        if (attemptedBy.isEmpty()) {
-            by = List.of(clientId);
-        } else if (atMostOnce) {
-            by = new ArrayList<>(attemptedBy.size() + 1);
-            by.addAll(attemptedBy.subList(Math.max(0, attemptedBy.size() - (MAX_ATTEMPTED_BY - 1)), attemptedBy.size()));
-            by.add(clientId);
+    public static final class Rows {
+        private final JobClaimParams claim;
+        private final JobState state;
+        private final Optional<Instant> attemptedAt;
+        private final Optional<Instant> finalizedAt;
+        private final List<String> onlyClient;
+
+        private Rows(JobClaimParams claim) {
+            this.claim = claim;
+            this.state = claim.atMostOnce ? JobState.COMPLETED : JobState.RUNNING;
+            this.attemptedAt = Optional.of(claim.now);
+            this.finalizedAt = claim.atMostOnce ? attemptedAt : Optional.empty();
+            this.onlyClient = List.of(claim.clientId);
         }
-        return new JobRow(id, kind, args, atMostOnce ? JobState.COMPLETED : JobState.RUNNING, queue, priority,
-                attempt, maxAttempts, Optional.of(now), by, createdAt, scheduledAt,
-                atMostOnce ? Optional.of(now) : Optional.empty(), errors, metadata == null ? "{}" : metadata, tags);
+
+        /**
+         * A job of this claim. {@code attemptedBy} is as returned: an at-least-once claim stored
+         * this client already; an at-most-once claim deleted the row, so the client is added here.
+         * Empty stands for this client alone, and a null {@code metadata} for the empty object: the
+         * claim statements send nothing for either, the common case.
+         */
+        public JobRow row(long id, String kind, String args, int priority, int attempt, int maxAttempts,
+                List<String> attemptedBy, Instant createdAt, Instant scheduledAt, List<JobError> errors,
+                String metadata, List<String> tags) {
+            List<String> by = attemptedBy;
+            if (attemptedBy.isEmpty()) {
+                by = onlyClient;
+            } else if (claim.atMostOnce) {
+                by = new ArrayList<>(attemptedBy.size() + 1);
+                by.addAll(attemptedBy.subList(Math.max(0, attemptedBy.size() - (MAX_ATTEMPTED_BY - 1)),
+                        attemptedBy.size()));
+                by.add(claim.clientId);
+            }
+            return new JobRow(id, kind, args, state, claim.queue, priority, attempt, maxAttempts, attemptedAt, by,
+                    createdAt, scheduledAt, finalizedAt, errors, metadata == null ? "{}" : metadata, tags);
+        }
     }
 }

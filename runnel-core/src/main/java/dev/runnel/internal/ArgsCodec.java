@@ -38,8 +38,9 @@ public final class ArgsCodec {
     /**
      * A codec on a copy of {@code given}, so that the application changing its mapper later does
      * not change how this client reads the jobs it already wrote. The copy recycles buffers
-     * through a shared pool when {@code given} keeps them per thread (Jackson's default), for the
-     * reason given at {@link RunnelJson#newMapper()}; that changes no output.
+     * through the pool of Runnel's default mapper when {@code given} keeps them per thread
+     * (Jackson's default), for the reason given at {@link RunnelJson#newMapper()}; that changes no
+     * output.
      */
     public static ArgsCodec of(ObjectMapper given) {
         ObjectMapper copy;
@@ -51,7 +52,7 @@ public final class ArgsCodec {
         }
         JsonFactory factory = copy.getFactory();
         if (factory._getRecyclerPool() == JsonRecyclerPools.threadLocalPool()) {
-            factory.setRecyclerPool(JsonRecyclerPools.newConcurrentDequePool());
+            factory.setRecyclerPool(DEFAULT.mapper.getFactory()._getRecyclerPool());
         }
         return new ArgsCodec(copy, DEFAULT_MAX_ARGS_BYTES);
     }

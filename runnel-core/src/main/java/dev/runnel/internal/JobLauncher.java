@@ -191,7 +191,7 @@ final class JobLauncher {
             if (job.cause() == null && cancelled.contains(row.id())) {
                 job.cancel(RunningJob.Cause.CANCEL, CancelWatcher.REASON);
             }
-            Outcome outcome = job.cause() == null ? Outcome.snoozed(row, now, Duration.ZERO, Duration.ZERO)
+            Outcome outcome = job.cause() == null ? Outcome.snoozed(row, now, Duration.ZERO, 0)
                     : Outcome.unstarted(row, now, job.cause(), job.reason());
             running.remove(job);
             slots.release();

@@ -119,8 +119,7 @@ public final class JobRunner {
             Instant now = clock.instant();
             JobError error = new JobError(row.attempt(), now,
                     "Runnel could not record what this attempt ended in: " + describe(t), trace(t));
-            return Outcome.failed(row, now, retryAt(now, row.attempt()), error,
-                    Duration.ofNanos(System.nanoTime() - running.startedNanos));
+            return Outcome.failed(row, now, retryAt(now, row.attempt()), error, System.nanoTime() - running.startedNanos);
         }
     }
 
@@ -137,7 +136,7 @@ public final class JobRunner {
             JobError error = new JobError(row.attempt(), now,
                     "no worker is registered for kind '" + row.kind() + "' in this client", "");
             return decide(new JobFailure(row, JobFailure.Cause.UNKNOWN_KIND, error, Optional.empty()), now,
-                    Duration.ZERO, () -> Outcome.failed(row, now, retryAt(now, row.attempt()), error, Duration.ZERO));
+                    0, () -> Outcome.failed(row, now, retryAt(now, row.attempt()), error, 0));
         }
         return runUnit(unit, running);
     }
@@ -174,16 +173,12 @@ public final class JobRunner {
             JobError error = new JobError(row.attempt(), now, "args could not be decoded as "
                     + unit.type().getName() + ": " + message(e), trace(e));
             return decide(new JobFailure(row, JobFailure.Cause.UNDECODABLE_ARGS, error, Optional.of(e)), now,
-                    Duration.ZERO, () -> Outcome.discarded(row, now, error, Duration.ZERO));
+                    0, () -> Outcome.discarded(row, now, error, 0));
         }
         Job<T> job = new Job<>(row, args, running);
         Worker<T> worker = unit.worker();
         Duration timeout = timeoutOf(worker, job);
-        if (timeout.isZero()) {
-            running.bind(Thread.currentThread(), null, Long.MAX_VALUE);
-        } else {
-            running.bind(Thread.currentThread(), clock.instant().plus(timeout), running.startedNanos + timeout.toNanos());
-        }
+        running.bind(Thread.currentThread(), timeout.isZero() ? null : timeout, clock.millis());
         Throwable failure = null;
         try {
             WorkChain.run(middleware, worker, job);
@@ -192,20 +187,20 @@ public final class JobRunner {
         }
         Thread.interrupted(); // a cancel that arrived after the work returned must not leak
         Instant now = clock.instant();
-        Duration runTime = Duration.ofNanos(System.nanoTime() - running.startedNanos);
+        long runNanos = System.nanoTime() - running.startedNanos;
         return switch (failure) {
-            case null -> Outcome.completed(row, now, running.output(), runTime);
-            case JobSnooze s -> Outcome.snoozed(row, now, s.duration(), runTime);
+            case null -> Outcome.completed(row, now, running.output(), runNanos);
+            case JobSnooze s -> Outcome.snoozed(row, now, s.duration(), runNanos);
             case JobCancel c -> Outcome.cancelled(row, now, new JobError(row.attempt(), now,
-                    "cancelled by worker: " + message(c), ""), runTime);
+                    "cancelled by worker: " + message(c), ""), runNanos);
             case JobDiscard d -> Outcome.discarded(row, now, new JobError(row.attempt(), now,
-                    "discarded by worker: " + message(d), ""), runTime);
-            default -> failed(worker, job, running, failure, now, runTime);
+                    "discarded by worker: " + message(d), ""), runNanos);
+            default -> failed(worker, job, running, failure, now, runNanos);
         };
     }
 
     private <T extends JobArgs> Outcome failed(
-            Worker<T> worker, Job<T> job, RunningJob running, Throwable failure, Instant now, Duration runTime) {
+            Worker<T> worker, Job<T> job, RunningJob running, Throwable failure, Instant now, long runNanos) {
         JobRow row = job.row();
         String message = describe(failure);
         if (running.cause() != null) {
@@ -213,21 +208,21 @@ public final class JobRunner {
         }
         JobError error = new JobError(row.attempt(), now, message, trace(failure));
         if (running.cause() == RunningJob.Cause.STOP) {
-            return Outcome.interrupted(row, now, error, runTime);
+            return Outcome.interrupted(row, now, error, runNanos);
         }
         if (running.cause() == RunningJob.Cause.CANCEL) {
-            return Outcome.cancelled(row, now, error, runTime);
+            return Outcome.cancelled(row, now, error, runNanos);
         }
         JobFailure.Cause cause = running.cause() == RunningJob.Cause.TIMEOUT
                 ? JobFailure.Cause.TIMEOUT : JobFailure.Cause.EXCEPTION;
-        return decide(new JobFailure(row, cause, error, Optional.of(failure)), now, runTime, () -> {
+        return decide(new JobFailure(row, cause, error, Optional.of(failure)), now, runNanos, () -> {
             Duration delay;
             try {
                 delay = worker.retryDelay(job).orElseGet(() -> policyDelay(row.attempt()));
             } catch (RuntimeException e) {
                 delay = policyDelay(row.attempt());
             }
-            return Outcome.failed(row, now, Times.plusClamped(now, delay), error, runTime);
+            return Outcome.failed(row, now, Times.plusClamped(now, delay), error, runNanos);
         });
     }
 
@@ -236,7 +231,7 @@ public final class JobRunner {
      * is none, it asks for the default, or it fails (throws or returns null): a handler's bug must
      * not cost the job its outcome.
      */
-    private Outcome decide(JobFailure failure, Instant now, Duration runTime, Supplier<Outcome> byDefault) {
+    private Outcome decide(JobFailure failure, Instant now, long runNanos, Supplier<Outcome> byDefault) {
         if (errorHandler == null) {
             return byDefault.get();
         }
@@ -257,11 +252,11 @@ public final class JobRunner {
             }
             case ErrorHandler.UseDefault d -> byDefault.get();
             case ErrorHandler.RetryAfter r ->
-                    Outcome.failed(row, now, Times.plusClamped(now, r.delay()), failure.error(), runTime);
+                    Outcome.failed(row, now, Times.plusClamped(now, r.delay()), failure.error(), runNanos);
             case ErrorHandler.Discard d -> {
                 JobError e = failure.error();
                 yield Outcome.discarded(row, now, new JobError(e.attempt(), e.at(),
-                        e.message() + " (discarded by the error handler: " + d.reason() + ")", e.trace()), runTime);
+                        e.message() + " (discarded by the error handler: " + d.reason() + ")", e.trace()), runNanos);
             }
         };
     }

@@ -18,6 +18,7 @@ import java.time.Instant;
  * @param output the output a completed attempt recorded, as JSON, or null
  * @param attemptDelta -1 when the attempt does not count (a snooze, an attempt interrupted by a
  *     stopping client), else 0
+ * @param runNanos how long the attempt ran, in nanoseconds (0 for one that never started)
  * @param claimRemoved the job was claimed at most once, so its row is gone: a completion needs no
  *     write, anything else is written back as a new row
  */
@@ -30,12 +31,17 @@ public record Outcome(
         JobError error,
         String output,
         int attemptDelta,
-        Duration runTime,
+        long runNanos,
         boolean claimRemoved) implements Completer.Handed {
 
     Outcome(JobRow job, JobEvent.Type type, JobState state, Instant scheduledAt, Instant finalizedAt, JobError error,
-            int attemptDelta, Duration runTime) {
-        this(job, type, state, scheduledAt, finalizedAt, error, null, attemptDelta, runTime, false);
+            int attemptDelta, long runNanos) {
+        this(job, type, state, scheduledAt, finalizedAt, error, null, attemptDelta, runNanos, false);
+    }
+
+    /** How long the attempt ran. */
+    public Duration runTime() {
+        return Duration.ofNanos(runNanos);
     }
 
     /** This outcome itself, handed to the completer where no job's slot waits on it (a job given back). */
@@ -66,14 +72,14 @@ public record Outcome(
      */
     Outcome atMostOnce(Instant now) {
         if (type == JobEvent.Type.COMPLETED) {
-            return new Outcome(job, type, state, scheduledAt, finalizedAt, error, null, 0, runTime, true);
+            return new Outcome(job, type, state, scheduledAt, finalizedAt, error, null, 0, runNanos, true);
         }
         if (type == JobEvent.Type.CANCELLED) {
-            return new Outcome(job, type, state, null, finalizedAt, error, null, 0, runTime, true);
+            return new Outcome(job, type, state, null, finalizedAt, error, null, 0, runNanos, true);
         }
         JobError recorded = error != null ? error : new JobError(job.attempt(), now,
                 "snoozed in an at-most-once queue, so it is not run again", "");
-        return new Outcome(job, JobEvent.Type.DISCARDED, JobState.DISCARDED, null, now, recorded, null, 0, runTime, true);
+        return new Outcome(job, JobEvent.Type.DISCARDED, JobState.DISCARDED, null, now, recorded, null, 0, runNanos, true);
     }
 
     /**
@@ -83,19 +89,19 @@ public record Outcome(
      */
     Outcome unstorable(Instant now, Instant retryAt, JobError error) {
         if (claimRemoved) {
-            return new Outcome(job, JobEvent.Type.DISCARDED, JobState.DISCARDED, null, now, error, null, 0, runTime, true);
+            return new Outcome(job, JobEvent.Type.DISCARDED, JobState.DISCARDED, null, now, error, null, 0, runNanos, true);
         }
-        return failed(job, now, retryAt, error, runTime);
+        return failed(job, now, retryAt, error, runNanos);
     }
 
     /** A completed attempt, with the output it recorded (JSON), or null. */
-    static Outcome completed(JobRow job, Instant now, String output, Duration runTime) {
-        return new Outcome(job, JobEvent.Type.COMPLETED, JobState.COMPLETED, null, now, null, output, 0, runTime, false);
+    static Outcome completed(JobRow job, Instant now, String output, long runNanos) {
+        return new Outcome(job, JobEvent.Type.COMPLETED, JobState.COMPLETED, null, now, null, output, 0, runNanos, false);
     }
 
-    static Outcome snoozed(JobRow job, Instant now, Duration snooze, Duration runTime) {
+    static Outcome snoozed(JobRow job, Instant now, Duration snooze, long runNanos) {
         JobState state = snooze.isZero() ? JobState.AVAILABLE : JobState.SCHEDULED;
-        return new Outcome(job, JobEvent.Type.SNOOZED, state, Times.plusClamped(now, snooze), null, null, -1, runTime);
+        return new Outcome(job, JobEvent.Type.SNOOZED, state, Times.plusClamped(now, snooze), null, null, -1, runNanos);
     }
 
     /**
@@ -104,24 +110,24 @@ public record Outcome(
      */
     static Outcome unstarted(JobRow job, Instant now, RunningJob.Cause cause, String reason) {
         JobError error = new JobError(job.attempt(), now, reason + " (it had not started)", "");
-        return cause == RunningJob.Cause.CANCEL ? cancelled(job, now, error, Duration.ZERO)
-                : interrupted(job, now, error, Duration.ZERO);
+        return cause == RunningJob.Cause.CANCEL ? cancelled(job, now, error, 0)
+                : interrupted(job, now, error, 0);
     }
 
-    static Outcome cancelled(JobRow job, Instant now, JobError error, Duration runTime) {
-        return new Outcome(job, JobEvent.Type.CANCELLED, JobState.CANCELLED, null, now, error, 0, runTime);
+    static Outcome cancelled(JobRow job, Instant now, JobError error, long runNanos) {
+        return new Outcome(job, JobEvent.Type.CANCELLED, JobState.CANCELLED, null, now, error, 0, runNanos);
     }
 
-    static Outcome discarded(JobRow job, Instant now, JobError error, Duration runTime) {
-        return new Outcome(job, JobEvent.Type.DISCARDED, JobState.DISCARDED, null, now, error, 0, runTime);
+    static Outcome discarded(JobRow job, Instant now, JobError error, long runNanos) {
+        return new Outcome(job, JobEvent.Type.DISCARDED, JobState.DISCARDED, null, now, error, 0, runNanos);
     }
 
     /** A failed attempt: retried at {@code retryAt}, or discarded when the job is out of attempts. */
-    static Outcome failed(JobRow job, Instant now, Instant retryAt, JobError error, Duration runTime) {
+    static Outcome failed(JobRow job, Instant now, Instant retryAt, JobError error, long runNanos) {
         if (job.attempt() >= job.maxAttempts()) {
-            return discarded(job, now, error, runTime);
+            return discarded(job, now, error, runNanos);
         }
-        return new Outcome(job, JobEvent.Type.FAILED, JobState.RETRYABLE, retryAt, null, error, 0, runTime);
+        return new Outcome(job, JobEvent.Type.FAILED, JobState.RETRYABLE, retryAt, null, error, 0, runNanos);
     }
 
     /**
@@ -129,7 +135,7 @@ public record Outcome(
      * again at once, and the attempt does not count, so that a job on its last attempt is not
      * discarded for a deployment.
      */
-    static Outcome interrupted(JobRow job, Instant now, JobError error, Duration runTime) {
-        return new Outcome(job, JobEvent.Type.FAILED, JobState.RETRYABLE, now, null, error, -1, runTime);
+    static Outcome interrupted(JobRow job, Instant now, JobError error, long runNanos) {
+        return new Outcome(job, JobEvent.Type.FAILED, JobState.RETRYABLE, now, null, error, -1, runNanos);
     }
 }

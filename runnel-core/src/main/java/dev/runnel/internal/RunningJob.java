@@ -21,7 +21,10 @@ public final class RunningJob implements JobContext, Completer.Handed {
     /** When the attempt started ({@link #started()}); its timeout and run time count from then. */
     volatile long startedNanos = claimedNanos;
     private volatile Thread thread;
-    private volatile Instant deadline;
+    /** The attempt's timeout, or null when it has none. */
+    private volatile Duration timeout;
+    /** When the attempt was bound to its thread, in milliseconds since the epoch: its deadline counts from then. */
+    private volatile long boundAtMillis;
     private volatile long deadlineNanos = Long.MAX_VALUE;
     private volatile Cause cause;
     private volatile String reason;
@@ -72,9 +75,15 @@ public final class RunningJob implements JobContext, Completer.Handed {
         startedNanos = System.nanoTime();
     }
 
-    void bind(Thread thread, Instant deadline, long deadlineNanos) {
-        this.deadline = deadline;
-        this.deadlineNanos = deadlineNanos;
+    /**
+     * The attempt runs on {@code thread}, from {@code nowMillis} on the client's clock, with
+     * {@code timeout} (null for none). Its deadline, as the worker sees it, is made only when asked
+     * for: most workers never ask.
+     */
+    void bind(Thread thread, Duration timeout, long nowMillis) {
+        this.timeout = timeout;
+        this.boundAtMillis = nowMillis;
+        this.deadlineNanos = timeout == null ? Long.MAX_VALUE : startedNanos + timeout.toNanos();
         this.thread = thread;
         if (cause != null) {
             thread.interrupt();
@@ -111,8 +120,7 @@ public final class RunningJob implements JobContext, Completer.Handed {
 
     /** The timeout this attempt was given, or null when it has none. */
     Duration timeout() {
-        long d = deadlineNanos;
-        return d == Long.MAX_VALUE ? null : Duration.ofNanos(d - startedNanos);
+        return timeout;
     }
 
     boolean pastDeadline(long nowNanos) {
@@ -134,7 +142,8 @@ public final class RunningJob implements JobContext, Completer.Handed {
 
     @Override
     public Optional<Instant> deadline() {
-        return Optional.ofNullable(deadline);
+        Duration t = timeout;
+        return t == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(boundAtMillis).plus(t));
     }
 
     @Override

@@ -288,9 +288,10 @@ final class PostgresJobs {
         try (PreparedStatement ps = c.prepareStatement(q.text())) {
             binder.bind(q, ps);
             List<JobRow> rows = new ArrayList<>(Math.min(params.max(), 1_000));
+            JobClaimParams.Rows claimed = params.rows();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    rows.add(PostgresRows.decodeClaimed(rs, params));
+                    rows.add(PostgresRows.decodeClaimed(rs, claimed));
                 }
             }
             return rows;

@@ -49,8 +49,8 @@ final class PostgresRows {
      * Decodes a row {@code claim} returned, in the claim statements' shorter column order: the
      * queue is the claim's own, so it is not read back.
      */
-    static JobRow decodeClaimed(ResultSet rs, JobClaimParams claim) throws SQLException {
-        return claim.claimedRow(
+    static JobRow decodeClaimed(ResultSet rs, JobClaimParams.Rows claim) throws SQLException {
+        return claim.row(
                 rs.getLong(1),
                 rs.getString(2),
                 CompactJson.of(rs.getString(3)),

@@ -88,11 +88,12 @@ final class RedisJobs {
                     broken, p.queue());
         }
         List<JobRow> out = new ArrayList<>(fresh.size() / RedisRows.NEW_ROW + full.size() / RedisRows.CLAIMED_ROW);
+        JobClaimParams.Rows claimed = p.rows();
         for (int i = 0; i + RedisRows.NEW_ROW <= fresh.size(); i += RedisRows.NEW_ROW) {
-            out.add(RedisRows.decodeClaimedNew(fresh.subList(i, i + RedisRows.NEW_ROW), p));
+            out.add(RedisRows.decodeClaimedNew(fresh.subList(i, i + RedisRows.NEW_ROW), claimed));
         }
         for (int i = 0; i + RedisRows.CLAIMED_ROW <= full.size(); i += RedisRows.CLAIMED_ROW) {
-            out.add(RedisRows.decodeClaimed(full.subList(i, i + RedisRows.CLAIMED_ROW), p));
+            out.add(RedisRows.decodeClaimed(full.subList(i, i + RedisRows.CLAIMED_ROW), claimed));
         }
         out.sort(ClaimOrder.COMPARATOR);
         return out;

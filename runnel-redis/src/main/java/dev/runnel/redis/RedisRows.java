@@ -81,7 +81,7 @@ final class RedisRows {
      * A row a claim returned ({@link #CLAIMED_ROW} values): the id, then the library's CLAIMED
      * fields; attempted_by, errors, metadata and tags come back nil while they are empty.
      */
-    static JobRow decodeClaimed(List<?> v, JobClaimParams claim) {
+    static JobRow decodeClaimed(List<?> v, JobClaimParams.Rows claim) {
         return claimed(v, claim, JobJson.decodeStrings(string(v.get(6))), 7, JobJson.decodeErrors(string(v.get(9))),
                 metadata(string(v.get(10)), v.get(12), v.get(13)), JobJson.decodeStrings(string(v.get(11))));
     }
@@ -91,7 +91,7 @@ final class RedisRows {
      * priority, attempt, max_attempts, created_at and scheduled_at. Such a job has no errors,
      * metadata, tags or output, and no client before this one.
      */
-    static JobRow decodeClaimedNew(List<?> v, JobClaimParams claim) {
+    static JobRow decodeClaimedNew(List<?> v, JobClaimParams.Rows claim) {
         return claimed(v, claim, List.of(), 6, List.of(), null, List.of());
     }
 
@@ -99,9 +99,9 @@ final class RedisRows {
      * A claimed job from the id, kind, args, priority, attempt and max_attempts at the start of
      * {@code v}, created_at and scheduled_at at {@code times} and the place after it, and the rest.
      */
-    private static JobRow claimed(List<?> v, JobClaimParams claim, List<String> attemptedBy, int times,
+    private static JobRow claimed(List<?> v, JobClaimParams.Rows claim, List<String> attemptedBy, int times,
             List<JobError> errors, String metadata, List<String> tags) {
-        return claim.claimedRow(
+        return claim.row(
                 number(v.get(0)),
                 string(v.get(1)),
                 string(v.get(2)),

@@ -27,7 +27,6 @@ final class SqliteBatch {
         return out.append(']').toString();
     }
 
-    /** Ids as a JSON array. */
     /** A JSON array of integers, as {@link #encodeIds} writes it. */
     static long[] decodeLongs(String json) {
         String body = json.strip();

@@ -123,9 +123,10 @@ final class SqliteJobs {
 
     private static List<JobRow> claimed(PreparedStatement claim, JobClaimParams params) throws SQLException {
         List<JobRow> rows = new ArrayList<>(params.max());
+        SqliteRows.Claimed claimed = new SqliteRows.Claimed(params);
         try (ResultSet rs = claim.executeQuery()) {
             while (rs.next()) {
-                rows.add(SqliteRows.decodeClaimed(rs, params));
+                rows.add(claimed.decode(rs));
             }
         }
         return rows;
@@ -200,9 +201,10 @@ final class SqliteJobs {
             jobClaimRecover.setLong(recover, NOW, Times.toMicros(params.now()));
             jobClaimRecover.setString(recover, CLIENT_ID, params.clientId());
             List<JobRow> rows = new ArrayList<>();
+            SqliteRows.Claimed claimed = new SqliteRows.Claimed(params);
             try (ResultSet rs = recover.executeQuery()) {
                 while (rs.next()) {
-                    rows.add(SqliteRows.decodeClaimed(rs, params));
+                    rows.add(claimed.decode(rs));
                 }
             }
             return rows;

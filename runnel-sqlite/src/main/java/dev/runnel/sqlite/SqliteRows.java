@@ -8,6 +8,7 @@ import dev.runnel.driver.Times;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.Optional;
 
 /** Decodes job rows in the column order every job statement of {@code job.sql} returns. */
@@ -15,24 +16,43 @@ final class SqliteRows {
     private SqliteRows() {}
 
     /**
-     * Decodes a row {@code claim} returned, in the claim statements' shorter column order: the
-     * state and the attempt's times are the claim's own, not read back, and neither is the queue
-     * (each column read is a JNI call, under the writer lock).
+     * Decodes the rows one claim returned, in the claim statements' shorter column order: the state
+     * and the attempt's times are the claim's own, not read back, and neither is the queue (each
+     * column read is a JNI call, under the writer lock). A kind the row before had is not decoded
+     * again: a claim's jobs are mostly of a few kinds.
      */
-    static JobRow decodeClaimed(ResultSet rs, JobClaimParams claim) throws SQLException {
-        return claim.claimedRow(
-                rs.getLong(1),
-                text(rs, 2),
-                text(rs, 3),
-                rs.getInt(4),
-                rs.getInt(5),
-                rs.getInt(6),
-                JobJson.decodeStrings(text(rs, 7)),
-                Times.fromMicros(rs.getLong(8)),
-                Times.fromMicros(rs.getLong(9)),
-                JobJson.decodeErrors(text(rs, 10)),
-                text(rs, 11),
-                JobJson.decodeStrings(text(rs, 12)));
+    static final class Claimed {
+        private final JobClaimParams.Rows rows;
+        private byte[] kindUtf8;
+        private String kind;
+
+        Claimed(JobClaimParams claim) {
+            this.rows = claim.rows();
+        }
+
+        JobRow decode(ResultSet rs) throws SQLException {
+            return rows.row(
+                    rs.getLong(1),
+                    kind(rs.getBytes(2)),
+                    text(rs, 3),
+                    rs.getInt(4),
+                    rs.getInt(5),
+                    rs.getInt(6),
+                    JobJson.decodeStrings(text(rs, 7)),
+                    Times.fromMicros(rs.getLong(8)),
+                    Times.fromMicros(rs.getLong(9)),
+                    JobJson.decodeErrors(text(rs, 10)),
+                    text(rs, 11),
+                    JobJson.decodeStrings(text(rs, 12)));
+        }
+
+        private String kind(byte[] utf8) {
+            if (!Arrays.equals(utf8, kindUtf8)) {
+                kindUtf8 = utf8;
+                kind = utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
+            }
+            return kind;
+        }
     }
 
     /**
