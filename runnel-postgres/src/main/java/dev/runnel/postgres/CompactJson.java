@@ -1,47 +1,72 @@
 package dev.runnel.postgres;
 
+import java.nio.charset.StandardCharsets;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
 /**
  * Removes the whitespace jsonb puts after each {@code :} and {@code ,} when it prints a value, so
  * that a job's args and metadata read back in the compact form the runtime writes and the SQLite
  * driver returns: the same job looks the same whichever driver stored it. A single pass over the
- * text, far cheaper than parsing and writing it again.
+ * value's UTF-8 bytes as pgjdbc received them, far cheaper than parsing and writing it again, and
+ * cheaper than decoding them to a string first (pgjdbc's {@code getString} makes a string this
+ * would only copy).
  */
 final class CompactJson {
+    /** The version byte that starts jsonb's binary form, which is the text after it. */
+    private static final byte JSONB_BINARY_VERSION = 1;
+
     private CompactJson() {}
 
-    /** {@code json} without whitespace outside its strings; null stays null. */
-    static String of(String json) {
-        if (json == null || !hasWhitespace(json)) {
-            return json;
-        }
-        StringBuilder out = new StringBuilder(json.length());
-        boolean inString = false;
-        for (int i = 0; i < json.length(); i++) {
-            char c = json.charAt(i);
-            if (inString) {
-                out.append(c);
-                if (c == '\\' && i + 1 < json.length()) {
-                    out.append(json.charAt(++i));
-                } else if (c == '"') {
-                    inString = false;
-                }
-            } else if (c == '"') {
-                inString = true;
-                out.append(c);
-            } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-                out.append(c);
-            }
-        }
-        return out.toString();
+    /**
+     * A json or jsonb column, compact; null stays null. The connection's encoding is UTF-8 (pgjdbc
+     * always sets it), and a multi-byte character's bytes are all above 0x7F, so they never look
+     * like a quote, a backslash or whitespace.
+     */
+    static String read(ResultSet rs, int column) throws SQLException {
+        return of(rs.getBytes(column));
     }
 
-    private static boolean hasWhitespace(String json) {
-        for (int i = 0; i < json.length(); i++) {
-            char c = json.charAt(i);
-            if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
-                return true;
+    /** {@code utf8}, a JSON value as text or as jsonb's binary form, without whitespace outside its strings. */
+    static String of(byte[] utf8) {
+        if (utf8 == null) {
+            return null;
+        }
+        int from = utf8.length > 0 && utf8[0] == JSONB_BINARY_VERSION ? 1 : 0;
+        byte[] out = null;
+        int n = 0;
+        boolean inString = false;
+        for (int i = from; i < utf8.length; i++) {
+            byte b = utf8[i];
+            boolean keep = true;
+            if (inString) {
+                if (b == '\\' && i + 1 < utf8.length) {
+                    if (out != null) {
+                        out[n++] = b;
+                        b = utf8[++i];
+                    } else {
+                        i++;
+                        continue;
+                    }
+                } else if (b == '"') {
+                    inString = false;
+                }
+            } else if (b == '"') {
+                inString = true;
+            } else if (b == ' ' || b == '\n' || b == '\r' || b == '\t') {
+                keep = false;
+                if (out == null) {
+                    // The first whitespace: what came before it is kept as it is.
+                    out = new byte[utf8.length - from];
+                    n = i - from;
+                    System.arraycopy(utf8, from, out, 0, n);
+                }
+            }
+            if (keep && out != null) {
+                out[n++] = b;
             }
         }
-        return false;
+        return out == null ? new String(utf8, from, utf8.length - from, StandardCharsets.UTF_8)
+                : new String(out, 0, n, StandardCharsets.UTF_8);
     }
 }

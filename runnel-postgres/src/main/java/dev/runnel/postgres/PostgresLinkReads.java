@@ -137,7 +137,7 @@ final class PostgresLinkReads {
                                 state == null ? Optional.empty() : Optional.of(JobState.fromDb(state)),
                                 List.of((String[]) rs.getArray(7).getArray()),
                                 Links.RUN.equals(rs.getString(5)) ? DependencyPolicy.RUN : DependencyPolicy.CANCEL,
-                                Optional.ofNullable(CompactJson.of(rs.getString(6)))));
+                                Optional.ofNullable(CompactJson.read(rs, 6))));
                     }
                 }
                 return rows;

@@ -63,9 +63,9 @@ final class PostgresPeriodic {
             try (PreparedStatement ps = c.prepareStatement(periodicList.text()); ResultSet rs = ps.executeQuery()) {
                 List<PeriodicRow> rows = new ArrayList<>();
                 while (rs.next()) {
-                    rows.add(new PeriodicRow(rs.getString(1), rs.getString(2), CompactJson.of(rs.getString(3)),
+                    rows.add(new PeriodicRow(rs.getString(1), rs.getString(2), CompactJson.read(rs, 3),
                             rs.getString(4), rs.getInt(5), rs.getInt(6), PostgresRows.strings(rs, 7),
-                            CompactJson.of(rs.getString(8)), rs.getString(9), rs.getString(10),
+                            CompactJson.read(rs, 8), rs.getString(9), rs.getString(10),
                             PeriodicJob.CatchUp.fromDb(rs.getString(11)), rs.getBoolean(12), rs.getString(13),
                             rs.getBoolean(14), Optional.ofNullable(PostgresRows.instant(rs, 15)),
                             Optional.ofNullable(PostgresRows.instant(rs, 16)), PostgresRows.instant(rs, 17),

@@ -29,7 +29,7 @@ final class PostgresRows {
         return new JobRow(
                 rs.getLong(1),
                 rs.getString(2),
-                CompactJson.of(rs.getString(3)),
+                CompactJson.read(rs, 3),
                 JobState.fromDb(rs.getString(4)),
                 rs.getString(5),
                 rs.getInt(6),
@@ -41,7 +41,7 @@ final class PostgresRows {
                 instant(rs, 12),
                 Optional.ofNullable(instant(rs, 13)),
                 errors(rs, 14),
-                CompactJson.of(rs.getString(15)),
+                CompactJson.read(rs, 15),
                 strings(rs, 16));
     }
 
@@ -53,7 +53,7 @@ final class PostgresRows {
         return claim.row(
                 rs.getLong(1),
                 rs.getString(2),
-                CompactJson.of(rs.getString(3)),
+                CompactJson.read(rs, 3),
                 rs.getInt(4),
                 rs.getInt(5),
                 rs.getInt(6),
@@ -61,7 +61,7 @@ final class PostgresRows {
                 instant(rs, 8),
                 instant(rs, 9),
                 errors(rs, 10),
-                CompactJson.of(rs.getString(11)), // NULL, the empty object, stays null for claimedRow
+                CompactJson.read(rs, 11), // NULL, the empty object, stays null for claimedRow
                 strings(rs, 12));
     }
 
