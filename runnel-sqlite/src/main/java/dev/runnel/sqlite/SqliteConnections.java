@@ -122,12 +122,12 @@ final class SqliteConnections implements AutoCloseable {
         this.busyWait = busyWait;
         this.readers = new ArrayBlockingQueue<>(Math.max(1, readerCount));
         int nativeTimeoutMs = busyWait == SqliteBusyWait.NATIVE ? (int) Math.min(Integer.MAX_VALUE, busyTimeout.toMillis()) : 0;
+        long deadline = System.nanoTime() + busyTimeout.toNanos();
         try {
-            this.writer = new Session(open(jdbcUrl, memory, false, nativeTimeoutMs));
-            requireUtf8(writer.connection, description);
+            this.writer = new Session(openWhileBusy(jdbcUrl, memory, false, nativeTimeoutMs, deadline));
             if (!memory) {
                 for (int i = 0; i < readerCount; i++) {
-                    Session reader = new Session(open(jdbcUrl, false, true, nativeTimeoutMs));
+                    Session reader = new Session(openWhileBusy(jdbcUrl, false, true, nativeTimeoutMs, deadline));
                     readers.add(reader);
                     allReaders.add(reader);
                 }
@@ -144,6 +144,45 @@ final class SqliteConnections implements AutoCloseable {
         } catch (RuntimeException e) {
             closeAll();
             throw e;
+        }
+    }
+
+    /**
+     * Opens a connection, trying again while the file is busy until {@code deadline}: another
+     * process may hold the lock that setting up a connection takes, or be recovering the WAL after a
+     * crash (SQLITE_BUSY_RECOVERY), as when several processes start on one file at once. The
+     * writer's connection also checks the file's encoding.
+     */
+    private Connection openWhileBusy(String jdbcUrl, boolean memory, boolean readOnly, int busyTimeoutMs,
+            long deadline) throws SQLException {
+        while (true) {
+            Connection c = null;
+            try {
+                c = open(jdbcUrl, memory, readOnly, busyTimeoutMs);
+                if (!readOnly) {
+                    requireUtf8(c, description);
+                }
+                return c;
+            } catch (SQLException e) {
+                closeQuietly(c);
+                if (!isBusy(e) || System.nanoTime() - deadline > 0) {
+                    throw e;
+                }
+                pause();
+            } catch (RuntimeException e) {
+                closeQuietly(c);
+                throw e;
+            }
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // it was not usable anyway
+            }
         }
     }
 
