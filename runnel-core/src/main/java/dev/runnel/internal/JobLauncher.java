@@ -1,5 +1,6 @@
 package dev.runnel.internal;
 
+import dev.runnel.JobEvent;
 import dev.runnel.JobRow;
 import dev.runnel.QueueExecutor;
 import java.time.Clock;
@@ -138,10 +139,10 @@ final class JobLauncher {
             Outcome outcome = runner.run(job);
             slots.ahead().took(System.nanoTime() - job.startedNanos);
             if (atMostOnce) {
-                outcome = outcome.atMostOnce(clock.instant());
-                if (outcome.needsNoWrite() && !completer.hasListeners()) {
+                if (outcome.type() == JobEvent.Type.COMPLETED && !completer.hasListeners()) {
                     return; // the claim removed it: nothing to write, nobody to tell
                 }
+                outcome = outcome.atMostOnce(clock.instant());
             }
             // While the completer is behind, the job stays held in its slots until the completer
             // takes its outcome: the producer claims less, and this thread goes on.
