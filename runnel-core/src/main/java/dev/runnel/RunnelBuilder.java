@@ -492,6 +492,13 @@ public final class RunnelBuilder {
      * How long jobs that ended in {@code state} (completed, cancelled or discarded) are kept
      * before the cleaner deletes them; {@link Duration#ZERO} deletes them at the cleaner's next
      * round. Defaults: completed and cancelled 24 hours, discarded 7 days.
+     *
+     * <p>With completed jobs kept for {@link Duration#ZERO}, this client's completions delete their
+     * jobs as they are written, rather than recording them completed for the cleaner: each job then
+     * costs the database one row version fewer. A completion that recorded output, or that other
+     * jobs wait on (a workflow's, a batch's or a sequence's), is still recorded, and deleted by the
+     * cleaner. Listeners hear of every completion either way, and a unique key is free again once
+     * its job is deleted.
      */
     public RunnelBuilder retention(JobState state, Duration keep) {
         require("state", state);

@@ -58,12 +58,22 @@ public final class Drain {
      * @param globalLimit the queue's global limit, 0 for none
      * @param perKey the queue's per-key limit, 0 for none, over {@code keys} keys (job {@code i} has
      *     key {@code i % keys}, in its metadata)
+     * @param deleteCompleted the workers keep no completed jobs (their retention is zero), so that
+     *     each completion deletes its job
      * With a limit, the workers record when each job ran, and the drain reports the most that ran
      * at once, overall and for any one key.
      */
     public record Options(String url, long jobs, int processes, int threads, Duration cooldown, int warmup,
             Runnel.Delivery delivery, Duration timeout, Duration jobTime, Duration killWorkerAfter, int globalLimit,
-            int perKey, int keys) {
+            int perKey, int keys, boolean deleteCompleted) {
+        /** A drain whose workers keep their completed jobs. */
+        public Options(String url, long jobs, int processes, int threads, Duration cooldown, int warmup,
+                Runnel.Delivery delivery, Duration timeout, Duration jobTime, Duration killWorkerAfter, int globalLimit,
+                int perKey, int keys) {
+            this(url, jobs, processes, threads, cooldown, warmup, delivery, timeout, jobTime, killWorkerAfter,
+                    globalLimit, perKey, keys, false);
+        }
+
         /** A drain of no-op jobs in which no worker is killed. */
         public Options(String url, long jobs, int processes, int threads, Duration cooldown, int warmup,
                 Runnel.Delivery delivery, Duration timeout) {
@@ -208,7 +218,8 @@ public final class Drain {
                     options.perKey() > 0 ? RunSpans.mostAtOnce(spanFiles(survivors), true) : null,
                     writes.map(w -> (double) w.walBytes() / options.jobs()).orElse(null),
                     writes.map(w -> (double) w.updated() / options.jobs()).orElse(null),
-                    writes.map(w -> w.updated() == 0 ? 0.0 : 100.0 * w.hotUpdated() / w.updated()).orElse(null));
+                    writes.map(w -> w.updated() == 0 ? 0.0 : 100.0 * w.hotUpdated() / w.updated()).orElse(null),
+                    options.deleteCompleted());
         } finally {
             for (Child c : children) {
                 c.process.destroyForcibly();
@@ -354,7 +365,8 @@ public final class Drain {
                 queue, Integer.toString(options.threads()),
                 Long.toString(options.cooldown().toMillis()), idsFile.toString(), Integer.toString(options.warmup()),
                 options.delivery().name(), Long.toString(options.jobTime().toMillis()),
-                Integer.toString(options.globalLimit()), Integer.toString(options.perKey()), warmUpQueue));
+                Integer.toString(options.globalLimit()), Integer.toString(options.perKey()), warmUpQueue,
+                Boolean.toString(options.deleteCompleted())));
         return command;
     }
 

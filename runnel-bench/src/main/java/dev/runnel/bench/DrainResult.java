@@ -20,6 +20,7 @@ import java.util.Locale;
  * @param walBytesPerJob the server's WAL bytes per job over the drain (Postgres; null elsewhere)
  * @param rowUpdatesPerJob row versions the drain's updates wrote to the job table, per job
  * @param hotUpdatePct the share of those updates that were HOT (no index entry written), in percent
+ * @param deleteCompleted the workers kept no completed jobs: each completion deleted its job
  */
 public record DrainResult(
         String driver,
@@ -49,7 +50,8 @@ public record DrainResult(
         Integer maxRunningPerKey,
         Double walBytesPerJob,
         Double rowUpdatesPerJob,
-        Double hotUpdatePct) {
+        Double hotUpdatePct,
+        boolean deleteCompleted) {
 
     /**
      * Whether every job was stored completed, and worked exactly once at attempt 1, but for the
@@ -65,7 +67,8 @@ public record DrainResult(
     }
 
     public void printTable(PrintWriter out) {
-        out.printf(Locale.ROOT, "%-26s %s, %s%n", "driver", driver, mode.replace('_', ' '));
+        out.printf(Locale.ROOT, "%-26s %s, %s%s%n", "driver", driver, mode.replace('_', ' '),
+                deleteCompleted ? ", each completion deleting its job" : "");
         out.printf(Locale.ROOT, "%-26s %d processes x %d jobs, cooldown %.1f ms%n", "workers", processes, threads, cooldownMs);
         out.printf(Locale.ROOT, "%-26s %d in %.3f s%n", "jobs drained", jobs, seconds);
         out.printf(Locale.ROOT, "%-26s %.1f%n", "jobs/s", jobsPerSec);
@@ -103,7 +106,7 @@ public record DrainResult(
     }
 
     public String toJson() {
-        return String.format(Locale.ROOT, "{\"driver\":\"%s\",\"mode\":\"%s\",\"jobs\":%d,\"processes\":%d,\"threads\":%d,"
+        return String.format(Locale.ROOT, "{\"driver\":\"%s\",\"mode\":\"%s\",\"delete_completed\":%b,\"jobs\":%d,\"processes\":%d,\"threads\":%d,"
                         + "\"cooldown_ms\":%.3f,\"seconds\":%.3f,\"jobs_per_sec\":%.1f,\"statements_per_job\":%s,"
                         + "\"script_calls_per_job\":%s,"
                         + "\"worker_cpu_ms_per_job\":%.5f,\"worker_jit_cpu_ms_per_job\":%s,\"server_cpu_ms_per_job\":%s,\"cpu_ms_per_job\":%.5f,"
@@ -112,7 +115,7 @@ public record DrainResult(
                         + "\"per_key_limit\":%s,\"max_running_per_key\":%s,"
                         + "\"wal_bytes_per_job\":%s,\"row_updates_per_job\":%s,\"hot_update_pct\":%s,"
                         + "\"exact\":%b%s}",
-                driver, mode, jobs, processes, threads, cooldownMs, seconds, jobsPerSec,
+                driver, mode, deleteCompleted, jobs, processes, threads, cooldownMs, seconds, jobsPerSec,
                 figure(statementsPerJob, "%.5f"), figure(scriptCallsPerJob, "%.5f"),
                 workerCpuMsPerJob, figure(workerJitCpuMsPerJob, "%.5f"), figure(serverCpuMsPerJob, "%.5f"),
                 cpuMsPerJob(), duplicates, missing, attemptNotOne, notCompleted,

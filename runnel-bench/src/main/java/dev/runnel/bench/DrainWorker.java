@@ -1,6 +1,7 @@
 package dev.runnel.bench;
 
 import dev.runnel.Drivers;
+import dev.runnel.JobState;
 import dev.runnel.Runnel;
 import dev.runnel.RunnelBuilder;
 import java.io.BufferedReader;
@@ -52,15 +53,19 @@ public final class DrainWorker {
         int globalLimit = Integer.parseInt(args[7]);
         int perKey = Integer.parseInt(args[8]);
         String warmUpQueue = args[9];
+        boolean deleteCompleted = Boolean.parseBoolean(args[10]);
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         if (warmup > 0) {
-            warmUp(url, warmUpQueue, threads, cooldownMs, warmup, delivery);
+            warmUp(url, warmUpQueue, threads, cooldownMs, warmup, delivery, deleteCompleted);
         }
 
         BenchJobs.Tally tally = new BenchJobs.Tally();
         RunSpans spans = new RunSpans();
         RunnelBuilder builder = BenchJobs.client(Drivers.open(url), queue, threads, delivery, jobTime, tally)
                 .fetchCooldown(Duration.ofMillis(cooldownMs));
+        if (deleteCompleted) {
+            builder.retention(JobState.COMPLETED, Duration.ZERO);
+        }
         if (globalLimit > 0) {
             builder.globalLimit(queue, globalLimit);
         }
@@ -107,15 +112,18 @@ public final class DrainWorker {
     }
 
     private static void warmUp(String url, String queue, int threads, long cooldownMs, int jobs,
-            Runnel.Delivery delivery) throws InterruptedException {
+            Runnel.Delivery delivery, boolean deleteCompleted) throws InterruptedException {
         LongAdder completed = new LongAdder();
-        try (Runnel runnel = Runnel.builder()
+        RunnelBuilder builder = Runnel.builder()
                 .driver(Drivers.open(url))
                 .queue(queue, threads, delivery)
                 .fetchCooldown(Duration.ofMillis(cooldownMs))
                 .worker(BenchJobs.Args.class, job -> {})
-                .listener(event -> completed.increment())
-                .build()) {
+                .listener(event -> completed.increment());
+        if (deleteCompleted) {
+            builder.retention(JobState.COMPLETED, Duration.ZERO);
+        }
+        try (Runnel runnel = builder.build()) {
             runnel.start();
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
             while (completed.sum() < jobs && System.nanoTime() - deadline < 0) {

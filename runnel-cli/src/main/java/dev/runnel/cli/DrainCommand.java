@@ -73,6 +73,12 @@ final class DrainCommand implements Callable<Integer> {
     @Option(names = "--keys", paramLabel = "K", defaultValue = "1000", description = "Keys for --per-key (default: ${DEFAULT-VALUE}).")
     int keys;
 
+    @Option(names = "--delete-completed",
+            description = "The worker JVMs keep no completed jobs (retention of completed jobs zero), so that each"
+                    + " completion deletes its job instead of recording it completed (default: kept, as a client"
+                    + " keeps them for 24 hours).")
+    boolean deleteCompleted;
+
     @Option(names = "--json", description = "Print the figures as one JSON line, last.")
     boolean json;
 
@@ -100,6 +106,14 @@ final class DrainCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--kill-worker-after needs at-least-once delivery: at most once, the jobs a"
                     + " killed worker was running are lost by design");
         }
+        if (deleteCompleted && delivery.delivery() == dev.runnel.Runnel.Delivery.AT_MOST_ONCE) {
+            throw new IllegalArgumentException("--delete-completed needs at-least-once delivery: an at-most-once claim"
+                    + " deletes its jobs already");
+        }
+        if (deleteCompleted && kills) {
+            throw new IllegalArgumentException("--delete-completed cannot go with --kill-worker-after: with a worker"
+                    + " killed, the audit reads which jobs completed from their rows");
+        }
         if (jobTime != null && (jobTime.isNegative() || jobTime.compareTo(Duration.ofMinutes(1)) > 0)) {
             throw new IllegalArgumentException("--job-time must be between 0 and 1m, was " + jobTime);
         }
@@ -108,7 +122,8 @@ final class DrainCommand implements Callable<Integer> {
         DrainResult result;
         try (BenchDatabase db = BenchDatabase.open(database.resolved())) {
             result = new Drain(db.driver(), db.stats(), new Drain.Options(db.url(), jobs, processes, threads, cooldown,
-                    warmup, delivery.delivery(), timeout, perJob, killWorkerAfter, globalLimit, perKey, keys), out).run();
+                    warmup, delivery.delivery(), timeout, perJob, killWorkerAfter, globalLimit, perKey, keys,
+                    deleteCompleted), out).run();
         }
         result.printTable(out);
         if (json) {

@@ -222,6 +222,36 @@ class MainTest {
     }
 
     @Test
+    void drainWhoseWorkersKeepNoCompletedJobsUpdatesEachJobOnceOnPostgres() {
+        String url = System.getenv().getOrDefault("RUNNEL_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/test");
+        Result r = run("drain", "--database-url", url, "--jobs", "3000", "--processes", "2", "--threads", "20",
+                "--warmup", "500", "--delete-completed", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        String json = lastJson(r);
+        assertThat(json).contains("\"delete_completed\":true").contains("\"duplicates\":0").contains("\"missing\":0")
+                .contains("\"not_completed\":0").contains("\"exact\":true");
+        // The claim is the one update of each job's row; its completion deletes it.
+        java.util.regex.Matcher updates = java.util.regex.Pattern.compile("\"row_updates_per_job\":([0-9.]+)").matcher(json);
+        assertThat(updates.find()).as(json).isTrue();
+        assertThat(Double.parseDouble(updates.group(1))).isBetween(0.9, 1.2);
+        assertThat(r.out()).contains("each completion deleting its job");
+    }
+
+    @Test
+    void drainRejectsDeleteCompletedWhereItCannotApply() {
+        String db = "sqlite://" + dir.resolve("dc.db");
+        for (String[] flags : new String[][] {{"--at-most-once"}, {"--kill-worker-after", "1s"}}) {
+            List<String> args = new java.util.ArrayList<>(List.of("drain", "--database-url", db, "--jobs", "10",
+                    "--delete-completed"));
+            args.addAll(List.of(flags));
+            Result r = run(args.toArray(String[]::new));
+            assertThat(r.code()).as(String.join(" ", flags)).isEqualTo(2);
+            assertThat(lines(r.err())).isEqualTo(1);
+            assertThat(r.err()).contains("--delete-completed");
+        }
+    }
+
+    @Test
     void drainRejectsBadCounts() {
         Result r = run("drain", "--database-url", "sqlite://:memory:", "--jobs", "0");
         assertThat(r.code()).isEqualTo(2);

@@ -11,10 +11,25 @@ import java.util.List;
  * {@code finalizedAtMicros[i]} (microseconds since the epoch), all attempts of client
  * {@code clientId}. Only a job still running in exactly that attempt of that client is written: a
  * write repeated after an unclear failure, or arriving after the job was rescued and claimed again,
- * changes nothing. Arrays, not objects, because this is the hot path. Internal SPI.
+ * changes nothing. Arrays, not objects, because this is the hot path. With {@code delete}, each job
+ * written is deleted instead of kept as completed: its client keeps no completed jobs (their
+ * retention is zero), and a delete costs the database less than the update that the cleaner's
+ * delete would follow. Internal SPI.
  */
 public record JobCompleteManyParams(
-        long[] ids, long[] finalizedAtMicros, int[] attempts, long[] attemptedAtMicros, int size, String clientId) {
+        long[] ids, long[] finalizedAtMicros, int[] attempts, long[] attemptedAtMicros, int size, String clientId,
+        boolean delete) {
+
+    /** Completions that keep the jobs, as completed. */
+    public JobCompleteManyParams(long[] ids, long[] finalizedAtMicros, int[] attempts, long[] attemptedAtMicros,
+            int size, String clientId) {
+        this(ids, finalizedAtMicros, attempts, attemptedAtMicros, size, clientId, false);
+    }
+
+    /** These completions, deleting the jobs they write. */
+    public JobCompleteManyParams deleting() {
+        return new JobCompleteManyParams(ids, finalizedAtMicros, attempts, attemptedAtMicros, size, clientId, true);
+    }
 
     /** The completion of jobs as {@code claimed} returned them, all at {@code finalizedAt}: for tests and tools. */
     public static JobCompleteManyParams of(List<JobRow> claimed, Instant finalizedAt) {

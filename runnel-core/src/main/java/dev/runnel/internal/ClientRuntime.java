@@ -1,5 +1,6 @@
 package dev.runnel.internal;
 
+import dev.runnel.JobState;
 import dev.runnel.PeriodicJob;
 import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobJson;
@@ -70,7 +71,8 @@ public final class ClientRuntime {
         this.jobCounter = runtimeListeners.isEmpty() ? null
                 : new JobCounter(driver, config.jobCountInterval(), elector, runtimeListeners);
         this.completer = new Completer(driver, config.listeners(), new Completer.Config(config.completerBatchSize(),
-                config.completerFlushInterval(), config.stopTimeout(), config.clientId()), config.clock(),
+                config.completerFlushInterval(), config.stopTimeout(), config.clientId(),
+                Duration.ZERO.equals(config.retention().get(JobState.COMPLETED))), config.clock(),
                 config.retryPolicy(), runtimeListeners, this::wakeReleased);
         JobRunner runner = new JobRunner(config.units(), config.clock(), config.jobTimeout(), config.retryPolicy(),
                 config.hooks(), config.codec());

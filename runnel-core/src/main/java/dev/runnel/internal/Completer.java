@@ -67,7 +67,17 @@ public final class Completer implements Service {
      * @param clientId the client whose attempts these are: writes match it, so that an attempt that
      *     was rescued and claimed again is never overwritten
      */
-    public record Config(int batchSize, Duration flushInterval, Duration stopTimeout, String clientId) {}
+    /**
+     * @param deleteCompleted the client keeps no completed jobs (their retention is zero): a plain
+     *     completion deletes its job rather than recording it completed for the cleaner to delete
+     */
+    public record Config(int batchSize, Duration flushInterval, Duration stopTimeout, String clientId,
+            boolean deleteCompleted) {
+        /** A completer that records completed jobs as such. */
+        public Config(int batchSize, Duration flushInterval, Duration stopTimeout, String clientId) {
+            this(batchSize, flushInterval, stopTimeout, clientId, false);
+        }
+    }
 
     /**
      * What is handed to the completer: an outcome, and what to do once the completer has taken it
@@ -396,7 +406,10 @@ public final class Completer implements Service {
 
     private long[] writeOnce(List<Outcome> part, Write write) {
         return switch (write) {
-            case COMPLETE -> driver.jobCompleteMany(completions(part, config.clientId()));
+            case COMPLETE -> {
+                JobCompleteManyParams completions = completions(part, config.clientId());
+                yield driver.jobCompleteMany(config.deleteCompleted() ? completions.deleting() : completions);
+            }
             case SET_STATE -> driver.jobSetStateMany(part.stream().map(this::setState).toList());
             case WRITE_BACK -> {
                 driver.jobReinsertMany(part.stream().map(Completer::reinsert).toList());

@@ -308,10 +308,12 @@ final class PostgresJobs {
         int[] attempts = Arrays.copyOf(params.attempts(), n);
         long[] attemptedAt = Arrays.copyOf(params.attemptedAtMicros(), n);
         return connections.run("completing jobs", c -> {
-            Sql q = sql.get(JobSql.JobCompleteMany);
+            Sql q = sql.get(params.delete() ? JobSql.JobCompleteDeleteMany : JobSql.JobCompleteMany);
             try (PreparedStatement ps = c.prepareStatement(q.text())) {
                 q.setObject(ps, IDS, ids);
-                q.setObject(ps, FINALIZED_AT, finalizedAt);
+                if (!params.delete()) {
+                    q.setObject(ps, FINALIZED_AT, finalizedAt);
+                }
                 q.setObject(ps, ATTEMPTS, attempts);
                 q.setObject(ps, ATTEMPTED_AT, attemptedAt);
                 q.setString(ps, CLIENT_ID, params.clientId());

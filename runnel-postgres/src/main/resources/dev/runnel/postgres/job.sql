@@ -327,6 +327,19 @@ WHERE j.id = batch.id AND j.state = 'running' AND j.attempt = batch.attempt
   AND j.attempted_by[cardinality(j.attempted_by)] = :client_id
 RETURNING j.id;
 
+-- name: JobCompleteDeleteMany
+-- JobCompleteMany for a client that keeps no completed jobs (their retention is zero): each job,
+-- fenced as there, is deleted rather than updated. A delete marks the row's version dead and writes
+-- no new one, so no index entry either: the completion's update wrote a row version and an entry
+-- in the primary key and in the finalized index, and the cleaner's delete followed. The ids
+-- deleted come back.
+DELETE FROM {schema}.runnel_job j
+USING unnest(:ids::bigint[], :attempts::integer[], :attempted_at::bigint[]) AS batch(id, attempt, attempted_at)
+WHERE j.id = batch.id AND j.state = 'running' AND j.attempt = batch.attempt
+  AND j.attempted_at = timestamptz 'epoch' + batch.attempted_at / 1000000 * interval '1 second' + batch.attempted_at % 1000000 * interval '1 microsecond'
+  AND j.attempted_by[cardinality(j.attempted_by)] = :client_id
+RETURNING j.id;
+
 -- name: JobSetStateMany
 -- Every other outcome, one statement per batch, for jobs still running in the attempt the outcome
 -- belongs to (as JobCompleteMany): completions with output too, which JobCompleteMany, kept as

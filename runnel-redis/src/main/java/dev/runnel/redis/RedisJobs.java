@@ -118,7 +118,7 @@ final class RedisJobs {
             args[b + 2] = Integer.toString(p.attempts()[i]);
             args[b + 3] = Long.toString(p.attemptedAtMicros()[i]);
         }
-        return ids(redis.call("runnel_complete_many", args));
+        return ids(redis.call(p.delete() ? "runnel_complete_delete_many" : "runnel_complete_many", args));
     }
 
     long[] setStateMany(List<JobSetStateParams> updates) {

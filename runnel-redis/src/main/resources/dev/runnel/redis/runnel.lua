@@ -72,7 +72,7 @@
 -- jobs waiting when the per-key limit was set are still being given their keys.
 
 -- One more on every change to this file: a server with an older library gets this one at start.
-local VERSION = 12
+local VERSION = 13
 
 -- The fields of a whole row, in the order RedisRows.decode reads them after the id.
 local ROW = {'kind', 'args', 'state', 'queue', 'priority', 'attempt', 'max_attempts', 'attempted_at',
@@ -639,7 +639,9 @@ local function fenced(j, attempt, attempted_at, client)
 end
 
 -- ARGV: client n, then per job: id finalized_at attempt attempted_at. Returns the ids written.
-local function complete_many(keys, args)
+-- With delete (runnel_complete_delete_many: a client that keeps no completed jobs), each job is
+-- deleted instead of recorded completed, and its unique key freed.
+local function complete(keys, args, delete)
     local p = keys[1]
     local client, n = args[1], tonumber(args[2])
     local out = {}
@@ -661,17 +663,24 @@ local function complete_many(keys, args)
                 'unique_states', 'limit_key')
         end
         if v[1] == 'running' and v[2] == args[b + 2] and v[3] == args[b + 3] and v[4] == client then
-            local finalized = args[b + 1]
-            redis.call('HSET', jk, 'state', 'completed', 'finalized_at', finalized)
-            by_id[#by_id + 1] = sid
-            by_id[#by_id + 1] = sid
-            by_time[#by_time + 1] = finalized
-            by_time[#by_time + 1] = sid
+            if delete then
+                redis.call('DEL', jk)
+                if v[6] and v[6] ~= '' and redis.call('HGET', p .. 'unique', v[6]) == sid then
+                    redis.call('HDEL', p .. 'unique', v[6])
+                end
+            else
+                local finalized = args[b + 1]
+                redis.call('HSET', jk, 'state', 'completed', 'finalized_at', finalized)
+                by_id[#by_id + 1] = sid
+                by_id[#by_id + 1] = sid
+                by_time[#by_time + 1] = finalized
+                by_time[#by_time + 1] = sid
+                unique_after(p, id, v[6], v[7], 'completed')
+            end
             by_queue[v[5]] = (by_queue[v[5]] or 0) + 1
             if v[8] then
                 key_stopped(p, v[5], v[8])
             end
-            unique_after(p, id, v[6], v[7], 'completed')
             out[#out + 1] = id
             gone[#gone + 1] = sid
         end
@@ -680,14 +689,26 @@ local function complete_many(keys, args)
         bulk('ZREM', p .. 's:running', gone)
         bulk('ZREM', p .. 'running', gone)
         bulk('SREM', p .. 'run:' .. client, gone)
-        bulk('ZADD', p .. 's:completed', by_id)
-        bulk('ZADD', p .. 'f:completed', by_time)
+        if not delete then
+            bulk('ZADD', p .. 's:completed', by_id)
+            bulk('ZADD', p .. 'f:completed', by_time)
+        end
     end
     for queue, k in pairs(by_queue) do
         count(p, 'running', queue, -k)
-        count(p, 'completed', queue, k)
+        if not delete then
+            count(p, 'completed', queue, k)
+        end
     end
     return out
+end
+
+local function complete_many(keys, args)
+    return complete(keys, args, false)
+end
+
+local function complete_delete_many(keys, args)
+    return complete(keys, args, true)
 end
 
 -- ARGV: n, then per job: id attempt attempted_at client state scheduled_at sk finalized_at error
@@ -1836,6 +1857,7 @@ redis.register_function('runnel_insert_many', insert_many)
 redis.register_function('runnel_claim', claim)
 redis.register_function{function_name = 'runnel_claim_recover', callback = claim_recover, flags = {'no-writes'}}
 redis.register_function('runnel_complete_many', complete_many)
+redis.register_function('runnel_complete_delete_many', complete_delete_many)
 redis.register_function('runnel_set_state_many', set_state_many)
 redis.register_function('runnel_reinsert_many', reinsert_many)
 redis.register_function('runnel_schedule_due', schedule_due)

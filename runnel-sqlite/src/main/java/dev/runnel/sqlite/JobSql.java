@@ -23,6 +23,7 @@ enum JobSql implements SqlFile.Statement {
     JobClaimAtMostOnce(P.NOW, P.QUEUE, P.MAX),
     JobClaimRecover(P.QUEUE, P.NOW, P.CLIENT_ID),
     JobCompleteMany(P.BATCH, P.CLIENT_ID),
+    JobCompleteDeleteMany(P.BATCH, P.CLIENT_ID),
     JobSetState(P.ID, P.STATE, P.SCHEDULED_AT, P.FINALIZED_AT, P.ATTEMPT_DELTA, P.ERROR, P.ATTEMPT,
             P.ATTEMPTED_AT, P.CLIENT_ID, P.OUTPUT),
     JobReinsert(P.ID, P.KIND, P.ARGS, P.STATE, P.QUEUE, P.PRIORITY, P.ATTEMPT, P.MAX_ATTEMPTS, P.ATTEMPTED_AT,

@@ -220,7 +220,7 @@ final class SqliteJobs {
         }
         String json = SqliteBatch.encodeCompletions(params);
         return connections.write(s -> {
-            Sql jobCompleteMany = sql.get(JobSql.JobCompleteMany);
+            Sql jobCompleteMany = sql.get(params.delete() ? JobSql.JobCompleteDeleteMany : JobSql.JobCompleteMany);
             PreparedStatement complete = s.prepare(jobCompleteMany.text());
             jobCompleteMany.setString(complete, BATCH, json);
             jobCompleteMany.setString(complete, CLIENT_ID, params.clientId());

@@ -211,6 +211,17 @@ WHERE runnel_job.id = batch.id AND +runnel_job.state = 'running' AND runnel_job.
   AND runnel_job.attempted_by ->> '$[#-1]' = :client_id
 RETURNING runnel_job.id;
 
+-- name: JobCompleteDeleteMany
+-- JobCompleteMany for a client that keeps no completed jobs (their retention is zero): each job,
+-- fenced as there, is deleted rather than updated, so that the cleaner has nothing to delete
+-- later. The jobs are looked up from the batch, each by its rowid (CROSS JOIN keeps that order),
+-- and deleted by rowid. The ids deleted come back.
+DELETE FROM runnel_job
+WHERE id IN (SELECT j.id FROM json_each(:batch) AS batch CROSS JOIN runnel_job AS j
+             WHERE j.id = batch.value ->> 0 AND +j.state = 'running' AND j.attempted_at = batch.value ->> 2
+               AND j.attempted_by ->> '$[#-1]' = :client_id)
+RETURNING id;
+
 -- name: JobSetState
 -- Any other outcome of a job still running in the attempt :attempt started at :attempted_at by client :client_id, a
 -- completion with output too. :scheduled_at, :error and :output may be null (left as they

@@ -110,6 +110,33 @@ public abstract class CleanConformance extends DriverConformance {
     }
 
     @Test
+    void aClientThatKeepsNoCompletedJobsDeletesEachByItsCompletion() {
+        // Another client leads, so that no cleaner of this one deletes anything.
+        driver.leaderAttemptElect(new LeaderElectParams("another-client", T0, T0.plusSeconds(86_400)));
+        EventRecorder events = new EventRecorder();
+        Runnel runnel = started(client().queue("default", 10).listener(events)
+                .retention(JobState.COMPLETED, Duration.ZERO)
+                .worker(TestArgs.class, job -> {
+                    switch (job.args().name()) {
+                        case "discard" -> throw new JobDiscard("no");
+                        case "output" -> job.recordOutput(java.util.Map.of("rows", 3));
+                        default -> { }
+                    }
+                }));
+        long plain = runnel.insert(new TestArgs("plain", 1)).id();
+        long withOutput = runnel.insert(new TestArgs("output", 2)).id();
+        long discarded = runnel.insert(new TestArgs("discard", 3)).id();
+        assertThat(events.await(plain).type()).isEqualTo(dev.runnel.JobEvent.Type.COMPLETED);
+        assertThat(runnel.jobGet(plain)).isEmpty();
+        // A completion with output keeps its row, for the output to be read, until the cleaner's round.
+        assertThat(events.await(withOutput).type()).isEqualTo(dev.runnel.JobEvent.Type.COMPLETED);
+        assertThat(runnel.jobGet(withOutput).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+        assertThat(events.await(discarded).type()).isEqualTo(dev.runnel.JobEvent.Type.DISCARDED);
+        assertThat(runnel.jobGet(discarded).orElseThrow().state()).isEqualTo(JobState.DISCARDED);
+        assertThat(runnel.isLeader()).isFalse();
+    }
+
+    @Test
     void aBacklogLargerThanABatchIsWorkedOffBatchAfterBatch() {
         Runnel inserter = inserter();
         int n = 12_000; // more than two of the cleaner's batches

@@ -61,6 +61,38 @@ public abstract class OutcomeConformance extends DriverConformance {
     }
 
     @Test
+    void aDeletingCompletionRemovesOnlyTheJobsOfTheAttemptsItNamesAndFreesTheirUniqueKeys() {
+        Runnel runnel = inserter();
+        InsertOptions unique = InsertOptions.builder().unique(dev.runnel.UniqueOptions.builder().byArgs().build()).build();
+        long a = insertNamed(runnel, "a", unique);
+        long b = insertNamed(runnel, "b", InsertOptions.NONE);
+        long notClaimed = insertNamed(runnel, "c", InsertOptions.builder().queue("elsewhere").build());
+        Map<Long, JobRow> claimed = new HashMap<>();
+        claimQueue("default", 10).forEach(j -> claimed.put(j.id(), j));
+        JobRow late = claimed.get(b);
+        JobRow otherStart = new JobRow(late.id(), late.kind(), late.args(), late.state(), late.queue(), late.priority(),
+                late.attempt(), late.maxAttempts(), Optional.of(late.attemptedAt().orElseThrow().plusMillis(1)),
+                late.attemptedBy(), late.createdAt(), late.scheduledAt(), late.finalizedAt(), late.errors(),
+                late.metadata(), late.tags());
+        JobRow stranger = runnel.jobGet(notClaimed).orElseThrow();
+        JobCompleteManyParams completions = JobCompleteManyParams.of(List.of(claimed.get(a), otherStart), T0.plusMillis(5));
+        assertThat(driver.jobCompleteMany(completions.deleting())).containsExactly(a);
+        assertThat(runnel.jobGet(a)).isEmpty();
+        assertThat(runnel.jobGet(b).orElseThrow().state()).isEqualTo(JobState.RUNNING);
+        assertThat(runnel.jobGet(notClaimed).orElseThrow()).isEqualTo(stranger);
+        assertThat(runnel.jobList(JobQuery.inStates(JobState.COMPLETED))).isEmpty();
+        assertThat(runnel.jobCounts()).noneMatch(c -> c.state() == JobState.COMPLETED)
+                .anyMatch(c -> c.state() == JobState.RUNNING && c.count() == 1);
+        // A repeat finds nothing to delete; the key the deleted job held is free again.
+        assertThat(driver.jobCompleteMany(completions.deleting())).isEmpty();
+        assertThat(runnel.insert(new TestArgs("a", 0), unique).duplicate()).isFalse();
+        // The job whose attempt it did not name completes as usual.
+        assertThat(driver.jobCompleteMany(JobCompleteManyParams.of(List.of(late), T0.plusMillis(6)).deleting()))
+                .containsExactly(b);
+        assertThat(runnel.jobGet(b)).isEmpty();
+    }
+
+    @Test
     void outcomeWritesAreFencedByTheAttemptItsStartAndItsClient() {
         Runnel runnel = inserter();
         long id = insertNamed(runnel, "fenced", InsertOptions.NONE);
