@@ -66,8 +66,6 @@ public final class Completer implements Service {
      * @param stopTimeout how long {@link #stop()} keeps retrying writes while the database is down
      * @param clientId the client whose attempts these are: writes match it, so that an attempt that
      *     was rescued and claimed again is never overwritten
-     */
-    /**
      * @param deleteCompleted the client keeps no completed jobs (their retention is zero): a plain
      *     completion deletes its job rather than recording it completed for the cleaner to delete
      */

@@ -25,12 +25,13 @@ public final class RunnelJson {
     /** The metadata key under which a job's snoozes are counted (the outcome statements write it). */
     public static final String SNOOZES_KEY = "snoozes";
 
+    /** Buffers kept for reuse by a mapper's parsers and generators ({@link #newRecyclerPool()}). */
+    private static final int RECYCLER_POOL_SIZE = 64;
+
     /**
      * Never handed out: a mapper is mutable, and a change made to a shared one by any code would
      * change how every client reads and writes. Readers and writers are immutable.
      */
-    private static final int RECYCLER_POOL_SIZE = 64;
-
     private static final ObjectMapper MAPPER = newMapper();
 
     /** Reads the runtime's own JSON (trees, maps); immutable and thread-safe. */
