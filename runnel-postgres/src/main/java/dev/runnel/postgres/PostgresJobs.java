@@ -303,10 +303,10 @@ final class PostgresJobs {
         if (n == 0) {
             return new long[0];
         }
-        long[] ids = Arrays.copyOf(params.ids(), n);
-        long[] finalizedAt = Arrays.copyOf(params.finalizedAtMicros(), n);
-        int[] attempts = Arrays.copyOf(params.attempts(), n);
-        long[] attemptedAt = Arrays.copyOf(params.attemptedAtMicros(), n);
+        long[] ids = firstN(params.ids(), n);
+        long[] finalizedAt = firstN(params.finalizedAtMicros(), n);
+        int[] attempts = params.attempts().length == n ? params.attempts() : Arrays.copyOf(params.attempts(), n);
+        long[] attemptedAt = firstN(params.attemptedAtMicros(), n);
         return connections.run("completing jobs", c -> {
             Sql q = sql.get(params.delete() ? JobSql.JobCompleteDeleteMany : JobSql.JobCompleteMany);
             try (PreparedStatement ps = c.prepareStatement(q.text())) {
@@ -320,6 +320,11 @@ final class PostgresJobs {
                 return JdbcIds.read(ps, n);
             }
         });
+    }
+
+    /** The first {@code n} values of {@code values}: the array itself when it holds no more (pgjdbc sends all of an array). */
+    private static long[] firstN(long[] values, int n) {
+        return values.length == n ? values : Arrays.copyOf(values, n);
     }
 
     long[] setStateMany(List<JobSetStateParams> updates) {
