@@ -496,7 +496,7 @@ public final class Completer implements Service {
         List<Outcome> rest = new ArrayList<>();
         for (Outcome o : missing) {
             JobRow row = now.get(o.job().id());
-            if (row != null && isWrittenOutcome(o, row)) {
+            if (row == null ? deletedByItsCompletion(o) : isWrittenOutcome(o, row)) {
                 if (stored != null) {
                     stored.add(o);
                 }
@@ -505,6 +505,14 @@ public final class Completer implements Service {
             }
         }
         return rest;
+    }
+
+    /**
+     * Whether {@code o}, whose job is gone, was written: a plain completion of a client that keeps
+     * no completed jobs deletes the job it completes, and nothing else removes a running job.
+     */
+    private boolean deletedByItsCompletion(Outcome o) {
+        return config.deleteCompleted() && o.isPlainCompletion();
     }
 
     /** Whether {@code row} is what writing {@code o} made of its job. */

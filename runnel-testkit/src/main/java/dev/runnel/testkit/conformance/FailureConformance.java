@@ -344,6 +344,32 @@ public abstract class FailureConformance extends DriverConformance {
     }
 
     @Test
+    void aCompletionThatDeletedItsJobButLostItsReplyIsPublishedOnce() {
+        // The first completion write is applied, and then its reply is lost: the completer tries
+        // again, finds nothing to delete, and reads the job back to learn what happened.
+        AtomicBoolean lostOne = new AtomicBoolean();
+        Driver lossy = new ForwardingDriver(driver) {
+            @Override
+            public long[] jobCompleteMany(dev.runnel.driver.JobCompleteManyParams params) {
+                long[] written = super.jobCompleteMany(params);
+                if (written.length > 0 && lostOne.compareAndSet(false, true)) {
+                    throw new RunnelException("the connection was reset before the reply");
+                }
+                return written;
+            }
+        };
+        Runnel runnel = started(client().driver(lossy).queue("default", 10).listener(events)
+                .retention(JobState.COMPLETED, Duration.ZERO)
+                .worker(TestArgs.class, job -> { }));
+        long id = runnel.insert(new TestArgs("once", 1)).id();
+        assertThat(events.await(id).type()).isEqualTo(JobEvent.Type.COMPLETED);
+        assertThat(lostOne).isTrue();
+        assertThat(runnel.jobGet(id)).isEmpty();
+        runnel.stop(Duration.ofSeconds(5));
+        assertThat(events.of(id)).singleElement().extracting(JobEvent::type).isEqualTo(JobEvent.Type.COMPLETED);
+    }
+
+    @Test
     void aLateCompletionOfAnAttemptThatMovedOnIsDroppedAndNotPublished() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
