@@ -222,7 +222,7 @@ class MainTest {
     }
 
     @Test
-    void drainWhoseWorkersKeepNoCompletedJobsUpdatesEachJobOnceOnPostgres() {
+    void drainWhoseWorkersKeepNoCompletedJobsCompletesThemWithoutAnUpdateOnPostgres() {
         String url = System.getenv().getOrDefault("RUNNEL_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/test");
         Result r = run("drain", "--database-url", url, "--jobs", "3000", "--processes", "2", "--threads", "20",
                 "--warmup", "500", "--delete-completed", "--json");
@@ -230,10 +230,12 @@ class MainTest {
         String json = lastJson(r);
         assertThat(json).contains("\"delete_completed\":true").contains("\"duplicates\":0").contains("\"missing\":0")
                 .contains("\"not_completed\":0").contains("\"exact\":true");
-        // The claim is the one update of each job's row; its completion deletes it.
+        // The claim is the one update of each job's row, and its completion deletes it. A job claimed
+        // ahead that waited too long goes back and is claimed again, two updates more; keeping the
+        // jobs, every one is updated at least twice (claimed, then completed).
         java.util.regex.Matcher updates = java.util.regex.Pattern.compile("\"row_updates_per_job\":([0-9.]+)").matcher(json);
         assertThat(updates.find()).as(json).isTrue();
-        assertThat(Double.parseDouble(updates.group(1))).isBetween(0.9, 1.2);
+        assertThat(Double.parseDouble(updates.group(1))).isGreaterThanOrEqualTo(1.0).isLessThan(2.0);
         assertThat(r.out()).contains("each completion deleting its job");
     }
 
