@@ -1,6 +1,5 @@
 package dev.runnel;
 
-import static dev.runnel.internal.Settings.atLeastOne;
 import static dev.runnel.internal.Settings.between;
 import static dev.runnel.internal.Settings.notNegative;
 import static dev.runnel.internal.Settings.positive;
@@ -13,6 +12,7 @@ import dev.runnel.internal.ClientCore;
 import dev.runnel.internal.Hooks;
 import dev.runnel.internal.Kinds;
 import dev.runnel.internal.Migrations;
+import dev.runnel.internal.QueueSettings;
 import dev.runnel.internal.Settings;
 import dev.runnel.internal.WorkUnit;
 import dev.runnel.json.RunnelJson;
@@ -90,7 +90,7 @@ public final class RunnelBuilder {
     public static final Duration DEFAULT_JOB_COUNT_INTERVAL = Duration.ofSeconds(30);
 
     private Driver driver;
-    private final Map<String, ClientConfig.QueueConfig> queues = new LinkedHashMap<>();
+    private final QueueSettings queues = new QueueSettings(MAX_WORKERS);
     private final Map<String, WorkUnit<?>> units = new LinkedHashMap<>();
     private final List<JobListener> listeners = new ArrayList<>();
     private final List<InsertMiddleware> insertMiddleware = new ArrayList<>();
@@ -159,28 +159,8 @@ public final class RunnelBuilder {
     }
 
     private RunnelBuilder addQueue(String name, int maxWorkers, Runnel.Delivery delivery, QueueExecutor executor) {
-        InsertOptions.validateQueue(name);
-        if (maxWorkers < 1 || maxWorkers > MAX_WORKERS) {
-            throw new IllegalArgumentException("maxWorkers of queue " + name + " must be between 1 and "
-                    + MAX_WORKERS + ", was " + maxWorkers);
-        }
-        require("delivery", delivery);
-        if (executor instanceof QueueExecutor.PlatformThreads) {
-            checkPoolSize(name, maxWorkers, executor);
-        }
-        ClientConfig.QueueConfig queue = new ClientConfig.QueueConfig(maxWorkers, delivery == Runnel.Delivery.AT_MOST_ONCE);
-        if (queues.putIfAbsent(name, executor == null ? queue : queue.withExecutor(executor)) != null) {
-            throw new IllegalArgumentException("queue " + name + " is configured twice");
-        }
+        queues.add(name, maxWorkers, delivery, executor);
         return this;
-    }
-
-    private static void checkPoolSize(String name, int maxWorkers, QueueExecutor executor) {
-        if (maxWorkers > QueueExecutor.MAX_PLATFORM_THREADS) {
-            throw new IllegalArgumentException("queue " + name + " runs on " + executor + ": its maxWorkers must be at"
-                    + " most " + QueueExecutor.MAX_PLATFORM_THREADS + " (one thread each), was " + maxWorkers
-                    + "; give it QueueExecutor.virtualThreads() for many IO-bound jobs");
-        }
     }
 
     /**
@@ -205,8 +185,7 @@ public final class RunnelBuilder {
      * starts (replacing what was there); {@link Queues#setGlobalLimit} changes it at runtime.
      */
     public RunnelBuilder globalLimit(String name, int limit) {
-        ClientConfig.QueueConfig queue = limitable(name, "globalLimit");
-        queues.put(name, queue.withGlobalLimit(atLeastOne("globalLimit of queue " + name, limit)));
+        queues.globalLimit(name, limit);
         return this;
     }
 
@@ -217,8 +196,7 @@ public final class RunnelBuilder {
      * (replacing what was there); {@link Queues#setRateLimit} changes it at runtime.
      */
     public RunnelBuilder rateLimit(String name, int jobs, Duration period) {
-        ClientConfig.QueueConfig queue = limitable(name, "rateLimit");
-        queues.put(name, queue.withRateLimit(new RateLimit(jobs, period)));
+        queues.rateLimit(name, jobs, period);
         return this;
     }
 
@@ -228,36 +206,8 @@ public final class RunnelBuilder {
      * the queue when the client starts; {@link Queues#setKeyLimit} changes it at runtime.
      */
     public RunnelBuilder keyLimit(String name, KeyLimit limit) {
-        ClientConfig.QueueConfig queue = limitable(name, "keyLimit");
-        queues.put(name, queue.withKeyLimit(require("keyLimit", limit)));
+        queues.keyLimit(name, limit);
         return this;
-    }
-
-    /**
-     * A per-key limit by an args field that no registered worker's args record has would put every
-     * job under the key "": refused, naming the field.
-     */
-    private void checkKeyField(KeyLimit limit) {
-        if (limit.source() != KeyLimit.Source.ARGS || units.isEmpty()) {
-            return;
-        }
-        boolean someHaveIt = units.values().stream().map(WorkUnit::type)
-                .anyMatch(type -> !type.isRecord() || java.util.Arrays.stream(type.getRecordComponents())
-                        .anyMatch(c -> c.getName().equals(limit.field())));
-        if (!someHaveIt) {
-            throw new IllegalArgumentException("keyLimit field '" + limit.field() + "' is not a field of any registered"
-                    + " worker's args (" + units.values().stream().map(u -> u.type().getSimpleName()).sorted().toList()
-                    + "): every job would have the key \"\"");
-        }
-    }
-
-    private ClientConfig.QueueConfig limitable(String name, String option) {
-        ClientConfig.QueueConfig queue = queues.get(InsertOptions.validateQueue(name));
-        if (queue == null || queue.atMostOnce()) {
-            throw new IllegalArgumentException(option + " needs queue " + name + " configured first, at least once"
-                    + " (an at-most-once claim deletes its jobs, leaving none to count)");
-        }
-        return queue;
     }
 
     /** Registers a worker for an args type, whose kind is read from a sample instance. */
@@ -552,20 +502,6 @@ public final class RunnelBuilder {
         return this;
     }
 
-    /** Each queue with its executor settled: its own, else what {@link #embedded} implies. */
-    private Map<String, ClientConfig.QueueConfig> withExecutors() {
-        QueueExecutor byDefault = embedded ? QueueExecutor.platformThreads(QueueExecutor.EMBEDDED_NICE)
-                : QueueExecutor.virtualThreads();
-        Map<String, ClientConfig.QueueConfig> settled = new LinkedHashMap<>();
-        queues.forEach((name, queue) -> {
-            if (queue.executor().isEmpty() && embedded) {
-                checkPoolSize(name, queue.maxWorkers(), byDefault);
-            }
-            settled.put(name, queue.executor().isPresent() ? queue : queue.withExecutor(byDefault));
-        });
-        return settled;
-    }
-
     /**
      * Checks the whole configuration and builds the client, copying every setting. With
      * {@link #autoMigrate}, migrates the schema now.
@@ -582,7 +518,7 @@ public final class RunnelBuilder {
                     + " ever be worked: add queue(\"" + InsertOptions.DEFAULT_QUEUE + "\", n) for the default"
                     + " queue (or build without workers for a client that only inserts)");
         }
-        queues.forEach((name, queue) -> queue.keyLimit().ifPresent(this::checkKeyField));
+        queues.checkKeyFields(units.values());
         if (heartbeatTimeout.compareTo(heartbeatInterval.multipliedBy(2)) < 0) {
             throw new IllegalArgumentException("heartbeatTimeout (" + heartbeatTimeout + ") must be at least twice"
                     + " heartbeatInterval (" + heartbeatInterval + ")");
@@ -593,7 +529,7 @@ public final class RunnelBuilder {
         }
         ArgsCodec codec = (objectMapper == null ? ArgsCodec.DEFAULT : ArgsCodec.of(objectMapper))
                 .withMaxArgsBytes(maxArgsBytes);
-        ClientConfig config = new ClientConfig(clientId, clock, withExecutors(), units, listeners,
+        ClientConfig config = new ClientConfig(clientId, clock, queues.settled(embedded), units, listeners,
                 new Hooks(insertMiddleware, workMiddleware, errorHandler), codec, runtimeListeners, jobCountInterval,
                 periodicJobs.values().stream().map(job -> PeriodicEncoding.encoded(job, codec)).toList(),
                 retryPolicy, fetchPollInterval, fetchSafetyPollInterval, fetchCooldown, jobTimeout, schedulerInterval,

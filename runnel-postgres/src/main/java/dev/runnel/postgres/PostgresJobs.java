@@ -39,8 +39,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The job operations of {@link PostgresDriver}, one statement each, from {@code job.sql}. Batches
- * travel as arrays (primitive ones where the values cannot be null) expanded by {@code unnest}.
+ * The job operations of {@link PostgresDriver}, one statement each, from {@code job.sql}: inserts
+ * (in {@link PostgresInserts}), claims, outcomes, scheduling, rescue and cleaning. Batches travel
+ * as arrays (primitive ones where the values cannot be null) expanded by {@code unnest}.
  */
 final class PostgresJobs {
     private final PostgresSchema schema;
@@ -48,6 +49,7 @@ final class PostgresJobs {
     private final SqlFile<JobSql> sql;
     private final ClaimCursor cursor = new ClaimCursor();
     private final CleanCursor cleanCursor = new CleanCursor();
+    private final PostgresInserts inserts;
     private final PostgresLinks links;
 
     PostgresJobs(PostgresSchema schema, PostgresConnections connections) {
@@ -55,7 +57,8 @@ final class PostgresJobs {
         this.connections = connections;
         this.sql = SqlFile.parse("job.sql", JobSql.class.getResourceAsStream("job.sql"),
                 JobSql.class).withSchema(schema.quoted());
-        this.links = new PostgresLinks(schema, connections, this::insert);
+        this.inserts = new PostgresInserts(sql, schema, connections);
+        this.links = new PostgresLinks(schema, connections, inserts::insert);
     }
 
     PostgresLinks links() {
@@ -63,86 +66,11 @@ final class PostgresJobs {
     }
 
     List<InsertResult> insertMany(List<JobInsertParams> jobs) {
-        if (jobs.isEmpty()) {
-            return List.of();
-        }
-        return connections.run("inserting jobs", c -> insert(c, jobs));
+        return inserts.insertMany(jobs);
     }
 
     List<InsertResult> insertManyTx(Connection connection, List<JobInsertParams> jobs) {
-        if (jobs.isEmpty()) {
-            return List.of();
-        }
-        try {
-            return insert(connection, jobs);
-        } catch (SQLException e) {
-            throw connections.failure("inserting jobs on the caller's connection", e);
-        }
-    }
-
-    /** Inserts {@code jobs} on {@code c}, in its transaction if it is in one. */
-    List<InsertResult> insert(Connection c, List<JobInsertParams> jobs) throws SQLException {
-        int n = jobs.size();
-        String[] kinds = new String[n];
-        String[] args = new String[n];
-        String[] queues = new String[n];
-        int[] priorities = new int[n];
-        String[] states = new String[n];
-        long[] createdAt = new long[n];
-        long[] scheduledAt = new long[n];
-        int[] maxAttempts = new int[n];
-        String[] tags = new String[n];
-        String[] metadata = new String[n];
-        for (int i = 0; i < n; i++) {
-            JobInsertParams job = jobs.get(i);
-            kinds[i] = job.kind();
-            args[i] = job.args();
-            queues[i] = job.queue();
-            priorities[i] = job.priority();
-            states[i] = job.state().dbName();
-            createdAt[i] = Times.toMicros(job.createdAt());
-            scheduledAt[i] = Times.toMicros(job.scheduledAt());
-            maxAttempts[i] = job.maxAttempts();
-            tags[i] = JobJson.encodeStrings(job.tags());
-            metadata[i] = job.metadata();
-        }
-        boolean unique = JobInsertParams.anyUnique(jobs);
-        Sql q = sql.get(unique ? JobSql.JobInsertManyUnique : JobSql.JobInsertMany);
-        try (PreparedStatement ps = c.prepareStatement(q.text())) {
-            // pgjdbc binds a primitive array given to setObject as int4[] or int8[], unboxed.
-            q.setArray(ps, KINDS, c.createArrayOf("text", kinds));
-            q.setArray(ps, ARGS, c.createArrayOf("text", args));
-            q.setArray(ps, QUEUES, c.createArrayOf("text", queues));
-            q.setObject(ps, PRIORITIES, priorities);
-            q.setArray(ps, STATES, c.createArrayOf("text", states));
-            q.setObject(ps, CREATED_AT, createdAt);
-            q.setObject(ps, SCHEDULED_AT, scheduledAt);
-            q.setObject(ps, MAX_ATTEMPTS, maxAttempts);
-            q.setArray(ps, TAGS, c.createArrayOf("text", tags));
-            q.setArray(ps, METADATA, c.createArrayOf("text", metadata));
-            if (unique) {
-                byte[][] keys = new byte[n][];
-                Integer[] masks = new Integer[n];
-                for (int i = 0; i < n; i++) {
-                    JobInsertParams job = jobs.get(i);
-                    keys[i] = job.uniqueKey();
-                    masks[i] = job.unique() ? job.uniqueStates() : null;
-                }
-                q.setArray(ps, UNIQUE_KEYS, c.createArrayOf("bytea", keys));
-                q.setArray(ps, UNIQUE_STATES, c.createArrayOf("integer", masks));
-            }
-            q.setString(ps, CHANNEL, schema.channel());
-            List<InsertResult> results = new ArrayList<>(n);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    results.add(new InsertResult(rs.getLong(1), unique && rs.getBoolean(2)));
-                }
-            }
-            if (results.size() != n) {
-                throw new SQLException("inserted " + results.size() + " jobs of " + n);
-            }
-            return results;
-        }
+        return inserts.insertManyTx(connection, jobs);
     }
 
     List<JobRow> claim(JobClaimParams params) {
@@ -304,14 +232,15 @@ final class PostgresJobs {
             return new long[0];
         }
         long[] ids = firstN(params.ids(), n);
-        long[] finalizedAt = firstN(params.finalizedAtMicros(), n);
+        // A deleting completion keeps no finalisation time.
+        long[] finalizedAt = params.delete() ? null : firstN(params.finalizedAtMicros(), n);
         int[] attempts = params.attempts().length == n ? params.attempts() : Arrays.copyOf(params.attempts(), n);
         long[] attemptedAt = firstN(params.attemptedAtMicros(), n);
         return connections.run("completing jobs", c -> {
             Sql q = sql.get(params.delete() ? JobSql.JobCompleteDeleteMany : JobSql.JobCompleteMany);
             try (PreparedStatement ps = c.prepareStatement(q.text())) {
                 q.setObject(ps, IDS, ids);
-                if (!params.delete()) {
+                if (finalizedAt != null) {
                     q.setObject(ps, FINALIZED_AT, finalizedAt);
                 }
                 q.setObject(ps, ATTEMPTS, attempts);
