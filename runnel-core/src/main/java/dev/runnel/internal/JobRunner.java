@@ -178,7 +178,11 @@ public final class JobRunner {
         Job<T> job = new Job<>(row, args, running);
         Worker<T> worker = unit.worker();
         Duration timeout = timeoutOf(worker, job);
-        running.bind(Thread.currentThread(), timeout.isZero() ? null : timeout, clock.millis());
+        if (timeout.isZero()) {
+            running.bind(Thread.currentThread(), null, 0);
+        } else {
+            running.bind(Thread.currentThread(), timeout, clock.millis());
+        }
         Throwable failure = null;
         try {
             WorkChain.run(middleware, worker, job);

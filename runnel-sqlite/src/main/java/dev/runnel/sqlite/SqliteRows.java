@@ -49,7 +49,7 @@ final class SqliteRows {
         private String kind(byte[] utf8) {
             if (!Arrays.equals(utf8, kindUtf8)) {
                 kindUtf8 = utf8;
-                kind = utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
+                kind = string(utf8);
             }
             return kind;
         }
@@ -62,7 +62,10 @@ final class SqliteRows {
      * lock and a third less memory.
      */
     static String text(ResultSet rs, int column) throws SQLException {
-        byte[] utf8 = rs.getBytes(column);
+        return string(rs.getBytes(column));
+    }
+
+    private static String string(byte[] utf8) {
         return utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
     }
 
