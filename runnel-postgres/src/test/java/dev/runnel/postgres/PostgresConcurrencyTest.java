@@ -2,15 +2,20 @@ package dev.runnel.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.runnel.JobQuery;
+import dev.runnel.JobState;
 import dev.runnel.Runnel;
+import dev.runnel.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -67,8 +72,16 @@ class PostgresConcurrencyTest {
                         .clientId(clientId)
                         .build());
             }
-            // The children are told first: they are the slower to get going.
+            // The children are told first, and the local clients start once each child has claimed:
+            // a cold JVM is slower to get going, and the local ones could drain every job before it.
             children.forEach(child -> child.send("GO"));
+            Set<String> childIds = new HashSet<>();
+            children.forEach(child -> childIds.add(child.clientId()));
+            Await.until("each child JVM to claim jobs", () -> reader
+                    .jobList(JobQuery.inStates(JobState.RUNNING, JobState.COMPLETED)
+                            .limit(5_000))
+                    .stream().map(row -> row.attemptedBy().getLast()).collect(Collectors.toSet())
+                    .containsAll(childIds));
             clients.forEach(Runnel::start);
 
             long started = System.nanoTime();
