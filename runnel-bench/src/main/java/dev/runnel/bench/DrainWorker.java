@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One worker process of a drain, started fresh by {@link Drain}. It talks over stdin/stdout:
@@ -61,11 +60,7 @@ public final class DrainWorker {
 
         BenchJobs.Tally tally = new BenchJobs.Tally();
         RunSpans spans = new RunSpans();
-        RunnelBuilder builder = BenchJobs.client(Drivers.open(url), queue, threads, delivery, jobTime, tally)
-                .fetchCooldown(Duration.ofMillis(cooldownMs));
-        if (deleteCompleted) {
-            builder.retention(JobState.COMPLETED, Duration.ZERO);
-        }
+        RunnelBuilder builder = client(url, queue, threads, cooldownMs, delivery, jobTime, deleteCompleted, tally);
         if (globalLimit > 0) {
             builder.globalLimit(queue, globalLimit);
         }
@@ -111,22 +106,29 @@ public final class DrainWorker {
         out.println("done " + tally.duplicates.get());
     }
 
-    private static void warmUp(String url, String queue, int threads, long cooldownMs, int jobs,
-            Runnel.Delivery delivery, boolean deleteCompleted) throws InterruptedException {
-        LongAdder completed = new LongAdder();
-        RunnelBuilder builder = Runnel.builder()
-                .driver(Drivers.open(url))
-                .queue(queue, threads, delivery)
-                .fetchCooldown(Duration.ofMillis(cooldownMs))
-                .worker(BenchJobs.Args.class, job -> {})
-                .listener(event -> completed.increment());
+    /**
+     * The client of one queue, as the drain and its warm-up both build it: the warm-up runs the
+     * very worker and listener classes the drain runs, so that the compiled code it leaves is the
+     * drain's (code compiled for other classes is thrown away at the first job of the drain, and
+     * compiled again on the drain's time).
+     */
+    private static RunnelBuilder client(String url, String queue, int threads, long cooldownMs, Runnel.Delivery delivery,
+            Duration jobTime, boolean deleteCompleted, BenchJobs.Tally tally) {
+        RunnelBuilder builder = BenchJobs.client(Drivers.open(url), queue, threads, delivery, jobTime, tally)
+                .fetchCooldown(Duration.ofMillis(cooldownMs));
         if (deleteCompleted) {
             builder.retention(JobState.COMPLETED, Duration.ZERO);
         }
-        try (Runnel runnel = builder.build()) {
+        return builder;
+    }
+
+    private static void warmUp(String url, String queue, int threads, long cooldownMs, int jobs,
+            Runnel.Delivery delivery, boolean deleteCompleted) throws InterruptedException {
+        BenchJobs.Tally tally = new BenchJobs.Tally();
+        try (Runnel runnel = client(url, queue, threads, cooldownMs, delivery, Duration.ZERO, deleteCompleted, tally).build()) {
             runnel.start();
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
-            while (completed.sum() < jobs && System.nanoTime() - deadline < 0) {
+            while (tally.completed.sum() < jobs && System.nanoTime() - deadline < 0) {
                 Thread.sleep(5);
             }
         }
