@@ -3,6 +3,7 @@ package dev.runnel.json;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.BufferRecycler;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.core.util.RecyclerPool;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -65,9 +66,14 @@ public final class RunnelJson {
                 .build();
     }
 
-    /** A pool for the buffers of a mapper's parsers and generators, shared by all threads ({@link SharedBufferPool}). */
+    /**
+     * A pool for the buffers of a mapper's parsers and generators, shared by all threads: a bounded
+     * array, which takes a buffer back without allocating (a linked pool allocates a node each time,
+     * once per job). Only a parse or a write in progress holds a buffer, so the few carrier threads
+     * rarely need more than its bound; past it, a buffer is allocated and dropped.
+     */
     private static RecyclerPool<BufferRecycler> newRecyclerPool() {
-        return new SharedBufferPool(RECYCLER_POOL_SIZE);
+        return JsonRecyclerPools.newBoundedPool(RECYCLER_POOL_SIZE);
     }
 
     /**
