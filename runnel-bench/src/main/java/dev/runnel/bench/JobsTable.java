@@ -1,8 +1,11 @@
 package dev.runnel.bench;
 
 import dev.runnel.InsertOptions;
+import dev.runnel.JobCount;
+import dev.runnel.JobState;
 import dev.runnel.Migrator;
 import dev.runnel.Runnel;
+import dev.runnel.RunnelBuilder;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -39,9 +42,12 @@ public final class JobsTable {
      * @param idle how long the idle rows idle
      * @param rowTimeout how long a row may take before it is abandoned as failed
      * @param warmupJobs no-op jobs worked at 10 slots before the first row, unmeasured (0 for none)
+     * @param deleteCompleted whether the rows' clients keep no completed jobs, deleting each job at
+     *     its completion (as the reference's processor keeps none), rather than keeping them as a
+     *     client does by default
      */
     public record Options(Optional<String> storeUrl, String postgresUrl, Duration idle, List<Plan> plans,
-            List<Runnel.Delivery> modes, Duration rowTimeout, long warmupJobs) {}
+            List<Runnel.Delivery> modes, Duration rowTimeout, long warmupJobs, boolean deleteCompleted) {}
 
     /**
      * The default warm-up: 20,000 no-op jobs. Without it the first row (no-op at 10 slots, at least
@@ -128,7 +134,11 @@ public final class JobsTable {
         String queue = "table_" + UUID.randomUUID().toString().substring(0, 8);
         BenchJobs.Tally tally = new BenchJobs.Tally();
         IdBitmap inserted = new IdBitmap();
-        Runnel runnel = BenchJobs.client(db.driver(), queue, plan.concurrency(), mode, work.body(), tally).build();
+        RunnelBuilder builder = BenchJobs.client(db.driver(), queue, plan.concurrency(), mode, work.body(), tally);
+        if (options.deleteCompleted()) {
+            builder.retention(JobState.COMPLETED, Duration.ZERO);
+        }
+        Runnel runnel = builder.build();
         long i0 = System.nanoTime();
         if (plan.jobs() > 0) {
             BenchJobs.insert(runnel, InsertOptions.builder().queue(queue).build(), plan.jobs(), inserted);
@@ -172,6 +182,14 @@ public final class JobsTable {
             if (problem.isPresent()) {
                 throw new IllegalStateException(problem.get());
             }
+            if (options.deleteCompleted()) {
+                long kept = runnel.jobCounts().stream()
+                        .filter(c -> c.queue().equals(queue) && c.state() == JobState.COMPLETED)
+                        .mapToLong(JobCount::count).sum();
+                if (kept > 0) {
+                    throw new IllegalStateException(kept + " completed jobs were kept, where none should be");
+                }
+            }
             return row(plan, mode, seconds, insertSeconds, startRss, finishRss, 100 * cpuMs / (seconds * 1000),
                     tally, inserted);
         } finally {
@@ -204,12 +222,14 @@ public final class JobsTable {
     }
 
     /** The table's one JSON line: every row, and whether every row ran exactly once and met its target. */
-    public static String toJson(List<TableRow> rows, String store, Duration idle, long warmupJobs) {
+    public static String toJson(List<TableRow> rows, String store, Duration idle, long warmupJobs,
+            boolean deleteCompleted) {
         return new JsonLine()
                 .put("scenario", "jobs-table")
                 .put("store", store)
                 .put("idle_seconds", idle.toMillis() / 1e3)
                 .put("warmup_jobs", warmupJobs)
+                .put("delete_completed", deleteCompleted)
                 .put("exact", rows.stream().allMatch(TableRow::exact))
                 .put("targets_met", rows.stream().filter(r -> r.met().isPresent()).allMatch(r -> r.met().get()))
                 .put("rows_not_run", rows.stream().filter(r -> r.error().isPresent()).count())

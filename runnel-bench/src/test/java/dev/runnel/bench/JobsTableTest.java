@@ -31,7 +31,7 @@ class JobsTableTest {
                 new JobsTable.Plan(TableWorkload.IDLE, 10, 0));
         StringWriter log = new StringWriter();
         List<TableRow> rows = new JobsTable(new JobsTable.Options(Optional.empty(), URL, Duration.ofMillis(300), plans,
-                BOTH, Duration.ofMinutes(1), 200), new PrintWriter(log, true)).run();
+                BOTH, Duration.ofMinutes(1), 200, false), new PrintWriter(log, true)).run();
 
         assertThat(rows).hasSize(plans.size() * 2);
         for (TableRow row : rows) {
@@ -54,10 +54,10 @@ class JobsTableTest {
         assertThat(rows.getFirst().mode()).isEqualTo(Runnel.Delivery.AT_LEAST_ONCE);
         assertThat(rows.get(1).mode()).isEqualTo(Runnel.Delivery.AT_MOST_ONCE);
 
-        String json = JobsTable.toJson(rows, "sqlite", Duration.ofMillis(300), 200);
+        String json = JobsTable.toJson(rows, "sqlite", Duration.ofMillis(300), 200, false);
         assertThat(json).startsWith("{\"scenario\":\"jobs-table\"").contains("\"exact\":true", "\"rows_not_run\":0",
                 "\"workload\":\"pg_sleep\"", "\"mode\":\"at_most_once\"", "\"limit_seconds\":0.400",
-                "\"warmup_jobs\":200").doesNotContain("\n");
+                "\"warmup_jobs\":200", "\"delete_completed\":false").doesNotContain("\n");
         // The warm-up's line, then a line per row.
         assertThat(log.toString().lines().findFirst().orElseThrow()).startsWith("warm-up: 200 no-op jobs at 10 slots");
         assertThat(log.toString().lines()).hasSize(rows.size() + 1);
@@ -68,26 +68,40 @@ class JobsTableTest {
         List<JobsTable.Plan> plans = List.of(new JobsTable.Plan(TableWorkload.PG_SLEEP, 2, 4),
                 new JobsTable.Plan(TableWorkload.NOOP, 2, 20));
         List<TableRow> rows = new JobsTable(new JobsTable.Options(Optional.empty(), "postgres://postgres@127.0.0.1:1/test",
-                Duration.ofMillis(100), plans, List.of(Runnel.Delivery.AT_LEAST_ONCE), Duration.ofMinutes(1), 0),
+                Duration.ofMillis(100), plans, List.of(Runnel.Delivery.AT_LEAST_ONCE), Duration.ofMinutes(1), 0, false),
                 new PrintWriter(new StringWriter(), true)).run();
 
         assertThat(rows.getFirst().error()).hasValueSatisfying(e -> assertThat(e).contains("127.0.0.1:1"));
         assertThat(rows.getFirst().describe()).contains("NOT RUN");
         assertThat(rows.get(1).error()).isEmpty();
         assertThat(rows.get(1).completed()).isEqualTo(20);
-        assertThat(JobsTable.toJson(rows, "sqlite", Duration.ofMillis(100), 0)).contains("\"rows_not_run\":1");
+        assertThat(JobsTable.toJson(rows, "sqlite", Duration.ofMillis(100), 0, false)).contains("\"rows_not_run\":1");
     }
 
     @Test
     void aPostgresJobStoreGetsAFreshSchemaPerRow() throws Exception {
         List<TableRow> rows = new JobsTable(new JobsTable.Options(Optional.of(URL), URL, Duration.ofMillis(100),
-                List.of(new JobsTable.Plan(TableWorkload.NOOP, 5, 100)), BOTH, Duration.ofMinutes(1), 0),
+                List.of(new JobsTable.Plan(TableWorkload.NOOP, 5, 100)), BOTH, Duration.ofMinutes(1), 0, false),
                 new PrintWriter(new StringWriter(), true)).run();
         assertThat(rows).hasSize(2).allSatisfy(r -> {
             assertThat(r.error()).isEmpty();
             assertThat(r.completed()).isEqualTo(100);
             assertThat(r.exact()).isTrue();
         });
+    }
+
+    @Test
+    void rowsThatKeepNoCompletedJobsLeaveNoneBehindAndSaySo() throws Exception {
+        List<TableRow> rows = new JobsTable(new JobsTable.Options(Optional.of(URL), URL, Duration.ofMillis(100),
+                List.of(new JobsTable.Plan(TableWorkload.NOOP, 5, 500), new JobsTable.Plan(TableWorkload.FILE, 4, 200)),
+                BOTH, Duration.ofMinutes(1), 0, true), new PrintWriter(new StringWriter(), true)).run();
+        // Each row counts its queue's completed jobs after its client stops, and fails if any was kept.
+        assertThat(rows).hasSize(4).allSatisfy(r -> {
+            assertThat(r.error()).as(r.describe()).isEmpty();
+            assertThat(r.completed()).isEqualTo(r.jobs());
+            assertThat(r.exact()).isTrue();
+        });
+        assertThat(JobsTable.toJson(rows, "postgres", Duration.ofMillis(100), 0, true)).contains("\"delete_completed\":true");
     }
 
     @Test

@@ -48,6 +48,12 @@ final class JobsTableCommand implements Callable<Integer> {
                     + "runtime's path is not all charged to the first row (default: ${DEFAULT-VALUE}; 0 for none).")
     long warmup;
 
+    @Option(names = "--delete-completed",
+            description = "The rows' clients keep no completed jobs (retention of completed jobs zero): each completion "
+                    + "deletes its job, as the reference's processor keeps none (default: kept, as a client keeps them "
+                    + "for 24 hours).")
+    boolean deleteCompleted;
+
     @Option(names = "--json", description = "End with one JSON line of every row's figures.")
     boolean json;
 
@@ -70,11 +76,11 @@ final class JobsTableCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         JobsTable table = new JobsTable(new JobsTable.Options(Optional.ofNullable(storeUrl), postgresUrl, idle,
                 plans(), List.of(Runnel.Delivery.AT_LEAST_ONCE, Runnel.Delivery.AT_MOST_ONCE),
-                Duration.ofMinutes(2), warmup), out);
+                Duration.ofMinutes(2), warmup, deleteCompleted), out);
         List<TableRow> rows = table.run();
         if (json) {
             out.println(JobsTable.toJson(rows, storeUrl == null ? "sqlite (a fresh file per row)" : Drivers.redact(storeUrl), idle,
-                    warmup));
+                    warmup, deleteCompleted));
         }
         out.flush();
         return rows.stream().allMatch(TableRow::exact) ? 0 : Main.EXIT_FAILURE;
