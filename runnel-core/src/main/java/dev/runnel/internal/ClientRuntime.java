@@ -172,7 +172,7 @@ public final class ClientRuntime {
             // Each producer fetches once, for what became available while nothing was heard.
             listening.set(true);
             if (dueQueues != null) {
-                dueQueues.start(); // once: a driver that never listens (Redis) has no thread for it
+                dueQueues.start(); // once: a client whose driver never says it listens has no thread for it
             }
             wakeAll();
         } else if (payload.equals(Driver.NOT_LISTENING)) {

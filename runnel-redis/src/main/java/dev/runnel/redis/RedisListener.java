@@ -1,5 +1,6 @@
 package dev.runnel.redis;
 
+import dev.runnel.driver.Driver;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
@@ -33,7 +34,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A lost connection is reopened by Lettuce, which subscribes again once it is back (its
  * reconnection waits are {@link RedisFunctions#RECONNECT_DELAY}'s); the loss and the return are
- * logged once each. A silently dead peer is noticed by TCP keepalive within about
+ * logged once each. The consumer is told {@link Driver#LISTENING} once the subscription is in
+ * place, first and after each reconnection, and {@link Driver#NOT_LISTENING} when the connection
+ * goes: a client polls at its fetch poll interval only while it hears nothing, and at its safety
+ * poll interval otherwise, as on Postgres. A silently dead peer is noticed by TCP keepalive within about
  * {@link #KEEPALIVE_IDLE} plus {@link #KEEPALIVE_COUNT} probes {@link #KEEPALIVE_INTERVAL} apart.
  * Messages are delivered on Lettuce's I/O thread: the consumer must not block (the runtime's only
  * sets a flag and unparks a thread).
@@ -58,6 +62,11 @@ final class RedisListener implements AutoCloseable {
     private volatile boolean closed;
     /** Whether the loss of the connection was logged and its return not yet. */
     private volatile boolean lost;
+    /**
+     * Whether the consumer was last told {@link Driver#LISTENING} (the subscription is in place)
+     * rather than {@link Driver#NOT_LISTENING}; both are told on Lettuce's I/O thread.
+     */
+    private volatile boolean heard;
     private Thread opener;
 
     private RedisListener(RedisUrl url, Consumer<String> consumer, Consumer<RedisListener> onClose) {
@@ -80,6 +89,10 @@ final class RedisListener implements AutoCloseable {
                     lost = true;
                     log.warn("Redis listener for {} lost its connection; reconnecting (clients poll meanwhile)",
                             url.where());
+                }
+                if (!closed && heard) {
+                    heard = false;
+                    deliver(Driver.NOT_LISTENING);
                 }
             }
 
@@ -132,6 +145,15 @@ final class RedisListener implements AutoCloseable {
                 @Override
                 public void smessage(String from, String message) {
                     deliver(message);
+                }
+
+                @Override
+                public void ssubscribed(String subscribed, long count) {
+                    // The first subscription, and each one Lettuce makes again after a reconnection.
+                    if (!closed && !heard) {
+                        heard = true;
+                        deliver(Driver.LISTENING);
+                    }
                 }
             });
             c.sync().ssubscribe(channel);

@@ -43,8 +43,9 @@
 --   P..'keys'            set: every key above named by a queue, a client, a key or a periodic job,
 --                        so that the namespace can be dropped without a scan
 -- and one shard channel, not a key (nothing is stored): P..'wake', on which the functions SPUBLISH
--- the name of a queue whose jobs became available (inserted, due, retried, resumed), and \1cancel
--- when a cancel was requested of a running job (RedisListener says why pub/sub).
+-- the name of a queue whose jobs became available (inserted, due, retried, resumed), \1cancel
+-- when a cancel was requested of a running job, and \3limits changed when a queue's limits did
+-- (RedisListener says why pub/sub).
 --
 -- The available zset's order is exactly the claim's: priority, then scheduled_at, then id. A double
 -- score cannot hold that (microsecond times alone need 51 bits today and 58 for the year 9999), so
@@ -72,7 +73,7 @@
 -- jobs waiting when the per-key limit was set are still being given their keys.
 
 -- One more on every change to this file: a server with an older library gets this one at start.
-local VERSION = 13
+local VERSION = 14
 
 -- The fields of a whole row, in the order RedisRows.decode reads them after the id.
 local ROW = {'kind', 'args', 'state', 'queue', 'priority', 'attempt', 'max_attempts', 'attempted_at',
@@ -712,12 +713,15 @@ local function complete_delete_many(keys, args)
 end
 
 -- ARGV: n, then per job: id attempt attempted_at client state scheduled_at sk finalized_at error
--- attempt_delta output ('' for an absent value). Returns the ids written.
+-- attempt_delta output ('' for an absent value). Returns the ids written. Each queue in which a job
+-- became available (a snooze of no time, a job claimed ahead given back) is woken once, as for an
+-- insert: a client that hears wake-ups polls only as a safety net.
 local SET_WIDTH = 11
 local function set_state_many(keys, args)
     local p = keys[1]
     local n = tonumber(args[1])
     local out = {}
+    local woken = {}
     for i = 0, n - 1 do
         local b = 2 + i * SET_WIDTH
         local id = tonumber(args[b])
@@ -753,8 +757,14 @@ local function set_state_many(keys, args)
             end
             enter(p, id, state, j)
             unique_after(p, id, j.unique_key, j.unique_states, state)
+            if state == 'available' then
+                woken[j.queue] = true
+            end
             out[#out + 1] = id
         end
+    end
+    for queue in pairs(woken) do
+        wake(p, queue)
     end
     return out
 end
@@ -1357,6 +1367,13 @@ end
 -- then the global limit's (the queue's running jobs, counted exactly in P..'counts'), then either
 -- the plain claim or, under a per-key limit, each key's first jobs in turn.
 
+-- Tells the listening clients that a queue's limits changed (Driver.LIMITS_CHANGED): a queue
+-- given a limit is claimed only by the limited claim, which a client takes up once it has read the
+-- limit again, and a listening client does not poll for it.
+local function limits_changed(p)
+    wake(p, '\3limits changed')
+end
+
 -- ARGV: queue now limit ('' for none). 1 when the queue exists.
 local function queue_set_global_limit(keys, args)
     local p = keys[1]
@@ -1370,6 +1387,7 @@ local function queue_set_global_limit(keys, args)
         redis.call('HSET', qk, 'global_limit', args[3])
     end
     redis.call('HSET', qk, 'updated_at', args[2])
+    limits_changed(p)
     return 1
 end
 
@@ -1389,6 +1407,7 @@ local function queue_set_rate_limit(keys, args)
         redis.call('SADD', p .. 'keys', p .. 'lrate:' .. queue)
     end
     redis.call('HSET', qk, 'updated_at', args[2])
+    limits_changed(p)
     return 1
 end
 
@@ -1414,6 +1433,7 @@ local function queue_set_key_limit(keys, args)
         redis.call('SADD', p .. 'keys', p .. 'lk:' .. queue, p .. 'lkr:' .. queue)
     end
     redis.call('HSET', qk, 'key_set_at', now, 'updated_at', now)
+    limits_changed(p)
     return 1
 end
 

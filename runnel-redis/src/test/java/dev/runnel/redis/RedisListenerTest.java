@@ -6,6 +6,7 @@ import dev.runnel.testkit.LocalRedis;
 import dev.runnel.InsertOptions;
 import dev.runnel.JobState;
 import dev.runnel.Runnel;
+import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobCancelParams;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobRetryManyParams;
@@ -87,6 +88,8 @@ class RedisListenerTest {
     private BlockingQueue<String> listen(RedisDriver driver) throws Exception {
         BlockingQueue<String> heard = new LinkedBlockingQueue<>();
         opened.add(driver.listenInserts(heard::add));
+        // The first message says that the subscription is in place: clients then poll only as a safety net.
+        assertThat(next(heard)).isEqualTo(Driver.LISTENING);
         return heard;
     }
 
@@ -192,8 +195,12 @@ class RedisListenerTest {
         opened.add(listener);
         String channel = RedisListener.channel(prefix);
         assertThat(shardSubscribers(channel)).isEqualTo(1);
+        assertThat(next(heard)).isEqualTo(Driver.LISTENING);
 
         assertThat(redis.clientKill(KillArgs.Builder.typePubsub())).isGreaterThanOrEqualTo(1);
+        // Told both ways: clients poll while nothing is heard, and claim once it is heard again.
+        assertThat(next(heard)).isEqualTo(Driver.NOT_LISTENING);
+        assertThat(next(heard)).isEqualTo(Driver.LISTENING);
         Await.until("the listener subscribed again", HEARD, () -> shardSubscribers(channel) == 1);
         Await.until("the listener connected again", HEARD, listener::subscribed);
 
@@ -234,6 +241,7 @@ class RedisListenerTest {
                 Await.until("the listener subscribed", Duration.ofSeconds(15), listener::subscribed);
                 Await.until("the server counts the subscription", HEARD,
                         () -> shardSubscribers(RedisListener.channel(prefix)) == 1);
+                assertThat(next(heard)).isEqualTo(Driver.LISTENING);
                 Runnel.builder().driver(writer).build().insert(new TestArgs("reachable", 0),
                         InsertOptions.builder().queue("late").build());
                 assertThat(next(heard)).isEqualTo("late");
@@ -254,9 +262,11 @@ class RedisListenerTest {
                     + "/0?prefix=" + prefix);
             opened.add(driver);
             new dev.runnel.Migrator(driver).up();
-            RedisListener listener = (RedisListener) driver.listenInserts(q -> {});
+            BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+            RedisListener listener = (RedisListener) driver.listenInserts(heard::add);
             opened.add(listener);
             assertThat(listener.subscribed()).isFalse();
+            assertThat(heard).as("never said to listen, so its clients keep polling").isEmpty();
             BlockingQueue<Long> started = new LinkedBlockingQueue<>();
             Runnel worker = Runnel.builder().driver(driver).fetchPollInterval(Duration.ofMillis(200))
                     .queue("default", 1).worker(TestArgs.class, job -> started.add(job.id())).build();
