@@ -3,48 +3,35 @@ package dev.runnel.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runnel.InsertOptions;
-import dev.runnel.JobArgs;
 import dev.runnel.JobState;
 import dev.runnel.Runnel;
 import dev.runnel.RuntimeListener;
+import dev.runnel.driver.Driver;
 import dev.runnel.driver.JobQueuesDueParams;
 import dev.runnel.testkit.Await;
+import dev.runnel.testkit.conformance.ListeningClientConformance;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * While a client hears its driver's notifications it polls only at its safety poll interval (here
- * an hour), and every job made available through Runnel still starts at once: inserted by another
- * client, made due by the scheduler, retried, or in a resumed queue. When its listening connection
- * is cut it polls at the fetch poll interval again, and finds at once what no one announced.
+ * The listening client's conformance on Postgres ({@link ListeningClientConformance}); what it does
+ * when its listening connection is cut (it polls at the fetch poll interval again, and finds at once
+ * what no one announced); and the client's one look for all of its idle queues.
  */
-class PostgresSafetyPollTest {
+class PostgresSafetyPollTest extends ListeningClientConformance {
     @RegisterExtension
     final PostgresTestSchema db = new PostgresTestSchema();
 
-    record Ping(String name) implements JobArgs {
-        @Override
-        public String kind() {
-            return "ping";
-        }
-    }
-
-    private final Set<String> started = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger claims = new AtomicInteger();
     private PostgresDriver workerDriver;
     private PostgresDriver otherDriver;
     private Runnel worker;
-    private Runnel other;
 
     @AfterEach
     void stop() {
@@ -60,71 +47,16 @@ class PostgresSafetyPollTest {
         }
     }
 
-    /** A worker client polling every 50 ms unless it hears notifications, then every hour. */
-    private void start() {
-        String schema = db.create();
-        workerDriver = PostgresTestSchema.driver(schema);
-        otherDriver = PostgresTestSchema.driver(schema);
-        worker = Runnel.builder().driver(workerDriver).autoMigrate(true).clientId("worker")
-                .fetchPollInterval(Duration.ofMillis(50))
-                .fetchSafetyPollInterval(Duration.ofHours(1))
-                .schedulerInterval(Duration.ofMillis(50))
-                // A failed attempt waits an hour, so that only the retry below makes it available.
-                .retryPolicy(attempt -> Duration.ofHours(1))
-                .queue("q", 5)
-                .worker(Ping.class, job -> {
-                    if (job.args().name().startsWith("fail-once") && job.attempt() == 1) {
-                        throw new IllegalStateException("first attempt fails");
-                    }
-                    started.add(job.args().name());
-                })
-                .runtimeListener(countingClaims())
-                .build();
-        worker.start();
-        // Inserts, retries and pauses from another client, which works nothing.
-        other = Runnel.builder().driver(otherDriver).build();
+    @Override
+    protected Driver newStore() {
+        PostgresDriver driver = PostgresTestSchema.driver(db.create());
+        new dev.runnel.Migrator(driver).up();
+        return driver;
     }
 
-    @Test
-    void aListeningClientPollsOnlyAtItsSafetyIntervalAndStartsEveryAnnouncedJobAtOnce() throws Exception {
-        start();
-        other.insert(new Ping("inserted"), InsertOptions.builder().queue("q").build());
-        Await.until("the inserted job to start", () -> started.contains("inserted"));
-
-        // Idle: at the 50 ms poll this would be 20 claims a second; listening, none but a signal's.
-        int before = claims.get();
-        Thread.sleep(1_000);
-        assertThat(claims.get() - before).as("claims in an idle second").isLessThanOrEqualTo(2);
-
-        other.insert(new Ping("scheduled"), InsertOptions.builder().queue("q")
-                .scheduledAt(java.time.Instant.now().plusMillis(300)).build());
-        Await.until("the scheduled job to start once due", () -> started.contains("scheduled"));
-
-        other.insert(new Ping("fail-once"), InsertOptions.builder().queue("q").build());
-        long failing = jobId("fail-once");
-        Await.until("the failed attempt to be stored", () -> state(failing) == JobState.RETRYABLE);
-        other.jobs().retry(failing);
-        Await.until("the retried job to start", () -> started.contains("fail-once"));
-
-        other.queues().pause("q");
-        other.insert(new Ping("paused"), InsertOptions.builder().queue("q").build());
-        other.queues().resume("q");
-        Await.until("the job of the resumed queue to start", () -> started.contains("paused"));
-    }
-
-    @Test
-    void aLimitGivenAtRuntimeReachesAListeningClientAtOnceAndItsQueueWorksOnUnderIt() throws Exception {
-        start();
-        other.insert(new Ping("before"), InsertOptions.builder().queue("q").build());
-        Await.until("the job before the limit to start", () -> started.contains("before"));
-        // A queue given a limit is claimed only under limits: the client must learn of it now, not
-        // at its hourly poll, or the queue would stand still.
-        other.queues().setGlobalLimit("q", 2);
-        other.insert(new Ping("limited"), InsertOptions.builder().queue("q").build());
-        Await.until("the job inserted under the new limit to start", () -> started.contains("limited"));
-        other.queues().clearGlobalLimit("q");
-        other.insert(new Ping("unlimited again"), InsertOptions.builder().queue("q").build());
-        Await.until("the job inserted once the limit was removed to start", () -> started.contains("unlimited again"));
+    @Override
+    protected Driver sameStore() {
+        return PostgresTestSchema.driver(db.current());
     }
 
     @Test
@@ -260,17 +192,6 @@ class PostgresSafetyPollTest {
                 "UPDATE runnel_job SET state = 'available', scheduled_at = now() WHERE id = ?")) {
             ps.setLong(1, id);
             assertThat(ps.executeUpdate()).isEqualTo(1);
-        }
-    }
-
-    private long jobId(String name) throws Exception {
-        try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(
-                "SELECT id FROM runnel_job WHERE args ->> 'name' = ?")) {
-            ps.setString(1, name);
-            try (ResultSet rs = ps.executeQuery()) {
-                assertThat(rs.next()).isTrue();
-                return rs.getLong(1);
-            }
         }
     }
 

@@ -1,0 +1,142 @@
+package dev.runnel.testkit.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.runnel.InsertOptions;
+import dev.runnel.JobArgs;
+import dev.runnel.JobState;
+import dev.runnel.Runnel;
+import dev.runnel.RuntimeListener;
+import dev.runnel.driver.Driver;
+import dev.runnel.testkit.Await;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A client that hears its driver's notifications polls only at its safety poll interval (here an
+ * hour), and every job made available through Runnel still starts at once: inserted by another
+ * client, made due by the scheduler, retried, in a resumed queue, or in a queue given a limit at
+ * runtime. For a driver that {@link Driver#supportsListenNotify() listens}; the worker and the other
+ * client each have a driver of their own on one store, as two processes would. A driver module adds
+ * its own tests of what no one announces.
+ */
+public abstract class ListeningClientConformance {
+    /** The test jobs' args: the worker records each name it starts. */
+    public record Ping(String name) implements JobArgs {
+        @Override
+        public String kind() {
+            return "ping";
+        }
+    }
+
+    /** The names of the jobs the worker started. */
+    protected final Set<String> started = ConcurrentHashMap.newKeySet();
+    /** How many claims the worker made. */
+    protected final AtomicInteger claims = new AtomicInteger();
+    /** The client that inserts, retries, pauses and sets limits; it works nothing. */
+    protected Runnel other;
+    private Runnel worker;
+    private final List<Driver> drivers = new ArrayList<>();
+
+    /** A new, migrated store for this test, and a driver on it, which {@link #start()} closes after the test. */
+    protected abstract Driver newStore();
+
+    /** Another driver on the store {@link #newStore()} made last, with its own connections. */
+    protected abstract Driver sameStore();
+
+    @AfterEach
+    void stopClients() {
+        for (Runnel r : new Runnel[] {worker, other}) {
+            if (r != null) {
+                r.stop(Duration.ofSeconds(5));
+            }
+        }
+        drivers.forEach(Driver::close);
+    }
+
+    /**
+     * Starts a worker client polling every 50 ms unless it hears notifications, then every hour,
+     * and the other client, each on a driver of its own; both stopped, and their drivers closed,
+     * after the test.
+     */
+    protected void start() {
+        drivers.add(newStore());
+        drivers.add(sameStore());
+        worker = Runnel.builder().driver(drivers.get(0)).clientId("worker")
+                .fetchPollInterval(Duration.ofMillis(50))
+                .fetchSafetyPollInterval(Duration.ofHours(1))
+                .schedulerInterval(Duration.ofMillis(50))
+                // A failed attempt waits an hour, so that only the retry below makes it available.
+                .retryPolicy(attempt -> Duration.ofHours(1))
+                .queue("q", 5)
+                .worker(Ping.class, job -> {
+                    if (job.args().name().startsWith("fail-once") && job.attempt() == 1) {
+                        throw new IllegalStateException("first attempt fails");
+                    }
+                    started.add(job.args().name());
+                })
+                .runtimeListener(new RuntimeListener() {
+                    @Override
+                    public void claimed(String queue, int requested, int claimed, Duration took) {
+                        claims.incrementAndGet();
+                    }
+                })
+                .build();
+        worker.start();
+        other = Runnel.builder().driver(drivers.get(1)).build();
+    }
+
+    /** Inserts job {@code name} into queue q through {@code into}; returns its id. */
+    protected static long insert(Runnel into, String name) {
+        return into.insert(new Ping(name), InsertOptions.builder().queue("q").build()).id();
+    }
+
+    @Test
+    void aListeningClientPollsOnlyAtItsSafetyIntervalAndStartsEveryAnnouncedJobAtOnce() throws Exception {
+        start();
+        insert(other, "inserted");
+        Await.until("the inserted job to start", () -> started.contains("inserted"));
+
+        // Idle: at the 50 ms poll this would be 20 claims a second; listening, none but a signal's.
+        int before = claims.get();
+        Thread.sleep(1_000);
+        assertThat(claims.get() - before).as("claims in an idle second").isLessThanOrEqualTo(2);
+
+        other.insert(new Ping("scheduled"), InsertOptions.builder().queue("q")
+                .scheduledAt(Instant.now().plusMillis(300)).build());
+        Await.until("the scheduled job to start once due", () -> started.contains("scheduled"));
+
+        long failing = insert(other, "fail-once");
+        Await.until("the failed attempt to be stored",
+                () -> other.jobs().get(failing).orElseThrow().state() == JobState.RETRYABLE);
+        other.jobs().retry(failing);
+        Await.until("the retried job to start", () -> started.contains("fail-once"));
+
+        other.queues().pause("q");
+        insert(other, "paused");
+        other.queues().resume("q");
+        Await.until("the job of the resumed queue to start", () -> started.contains("paused"));
+    }
+
+    @Test
+    void aLimitGivenAtRuntimeReachesAListeningClientAtOnceAndItsQueueWorksOnUnderIt() throws Exception {
+        start();
+        insert(other, "before");
+        Await.until("the job before the limit to start", () -> started.contains("before"));
+        // A queue given a limit is claimed only under limits: the client must learn of it now, not
+        // at its hourly poll, or the queue would stand still.
+        other.queues().setGlobalLimit("q", 2);
+        insert(other, "limited");
+        Await.until("the job inserted under the new limit to start", () -> started.contains("limited"));
+        other.queues().clearGlobalLimit("q");
+        insert(other, "unlimited again");
+        Await.until("the job inserted once the limit was removed to start", () -> started.contains("unlimited again"));
+    }
+}
