@@ -25,7 +25,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -126,10 +125,7 @@ public final class Drain {
                 c.clientId = ready.substring("ready".length()).strip();
             }
             Optional<String> statementsNote = server.resetStatements();
-            // The server's CPU as it reports it, else from /proc by its process name.
-            double serverReportedBefore = server.cpuMillis();
-            Map<Long, Double> serverBefore = serverReportedBefore >= 0 ? Map.of()
-                    : server.processName().map(ProcCpu::byCommand).orElse(Map.of());
+            ServerCpu serverCpuFrom = new ServerCpu(server);
             double[] workerBefore = children.stream().mapToDouble(c -> ProcCpu.millis(c.process.pid())).toArray();
             double[] jitBefore = children.stream().mapToDouble(c -> jitMillis(c.process.pid())).toArray();
             Optional<ServerStats.Writes> writesBefore = server.writes();
@@ -185,9 +181,8 @@ public final class Drain {
                     jitCpu = jitCpu < 0 || jit < 0 || jitBefore[i] < 0 ? -1 : jitCpu + Math.max(0, jit - jitBefore[i]);
                 }
             }
-            double serverCpu = serverReportedBefore >= 0 ? server.cpuMillis() - serverReportedBefore
-                    : server.processName().map(name -> ProcCpu.delta(serverBefore, ProcCpu.byCommand(name))).orElse(0.0);
-            boolean serverCpuMeasured = serverReportedBefore >= 0 || server.processName().isPresent();
+            double serverCpu = serverCpuFrom.millisSince();
+            boolean serverCpuMeasured = serverCpuFrom.measured();
             long statements = statementsNote.isEmpty() ? server.statements() : -1;
             long scriptCalls = statementsNote.isEmpty() ? server.scriptCalls() : -1;
 

@@ -3,29 +3,25 @@ package dev.runnel.bench;
 import dev.runnel.JobArgs;
 import dev.runnel.Runnel;
 import dev.runnel.RunnelBuilder;
+import dev.runnel.Drivers;
 import dev.runnel.driver.Driver;
 import dev.runnel.postgres.PostgresDriver;
 import java.io.PrintWriter;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import javax.sql.DataSource;
 
 /**
  * The idle cluster ({@code runnel scenario idle-cluster}): {@code clients} clients of {@code queues}
- * queues each, at the runtime's defaults, on one Postgres schema, started and left with nothing to
- * do; what they cost while nothing is inserted: the server's statements a second and its CPU (its
- * processes' CPU in {@code /proc}), and the clients' CPU (this JVM's, where they all run). Every
- * client has a driver of its own, as an application instance would: its own pool and its own
- * listening connection.
+ * queues each, at the runtime's defaults, on one Postgres schema or one Redis namespace, started and
+ * left with nothing to do; what they cost while nothing is inserted: the server's statements (or
+ * commands, and on Redis the function calls among them) a second and its CPU (Postgres: its
+ * processes' CPU in {@code /proc}; Redis: its own {@code INFO cpu}), and the clients' CPU (this
+ * JVM's, where they all run). Every client has a driver of its own, as an application instance
+ * would: its own pool or connection and its own listening connection.
  */
 public final class IdleCluster {
     /** The targets at 20 clients x 50 queues: each side at most 2% of a core. */
@@ -42,8 +38,13 @@ public final class IdleCluster {
             Optional<Duration> safetyPoll) {}
 
     /** What the idle window cost. */
-    public record Result(int clients, int queues, double seconds, long statements, double statementsPerSec,
-            double serverCpuPct, double clientsCpuPct, Map<String, Long> topStatements, Optional<String> notCounted) {
+    /**
+     * @param statementsName what the statements are: {@code SQL statements} or {@code Redis commands}
+     * @param scriptCalls the server's function calls (Redis), -1 where it runs none
+     */
+    public record Result(int clients, int queues, double seconds, String statementsName, long statements,
+            double statementsPerSec, long scriptCalls, double serverCpuPct, double clientsCpuPct,
+            Map<String, Long> topStatements, Optional<String> notCounted) {
 
         public boolean targetsMet() {
             return serverCpuPct <= SERVER_TARGET_PCT && clientsCpuPct <= CLIENTS_TARGET_PCT;
@@ -51,9 +52,11 @@ public final class IdleCluster {
 
         String describe() {
             StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
-                    "idle cluster: %d clients x %d queues for %.1f s: %s statements/s, Postgres %.2f%% of a core,"
+                    "idle cluster: %d clients x %d queues for %.1f s: %s %s/s%s, the server %.2f%% of a core,"
                             + " clients %.2f%% of a core (targets %.0f%% and %.0f%%: %s)",
                     clients, queues, seconds, statements < 0 ? "?" : String.format(Locale.ROOT, "%.1f", statementsPerSec),
+                    statementsName, scriptCalls < 0 ? "" : String.format(Locale.ROOT, " (function calls %.1f/s)",
+                            scriptCalls / seconds),
                     serverCpuPct, clientsCpuPct, SERVER_TARGET_PCT, CLIENTS_TARGET_PCT,
                     targetsMet() ? "met" : "MISSED"));
             notCounted.ifPresent(why -> sb.append(System.lineSeparator()).append("  statements not counted: ").append(why));
@@ -66,7 +69,8 @@ public final class IdleCluster {
             List<JsonLine> top = new ArrayList<>();
             topStatements.forEach((query, calls) -> top.add(new JsonLine().put("query", query).put("calls", calls)));
             return new JsonLine().put("scenario", "idle-cluster").put("clients", clients).put("queues", queues)
-                    .put("seconds", seconds).put("statements", statements).put("statements_per_sec", statementsPerSec)
+                    .put("seconds", seconds).put("statements_name", statementsName).put("statements", statements)
+                    .put("statements_per_sec", statementsPerSec).put("script_calls", scriptCalls)
                     .put("server_cpu_pct", serverCpuPct).put("clients_cpu_pct", clientsCpuPct)
                     .put("server_target_pct", SERVER_TARGET_PCT).put("clients_target_pct", CLIENTS_TARGET_PCT)
                     .put("targets_met", targetsMet()).put("top_statements", top)
@@ -96,10 +100,7 @@ public final class IdleCluster {
             List<Runnel> clients = new ArrayList<>();
             try {
                 for (int c = 0; c < options.clients(); c++) {
-                    // Each client a driver of its own on the run's schema: its own pool (of two
-                    // connections, so that 20 clients stay within a default max_connections of
-                    // 100) and its own listener.
-                    Driver own = PostgresDriver.builder().url(db.url()).maxPoolSize(CLIENT_POOL).build();
+                    Driver own = ownDriver(db);
                     drivers.add(own);
                     RunnelBuilder builder = Runnel.builder().driver(own).clientId("idle-" + c);
                     options.safetyPoll().ifPresent(builder::fetchSafetyPollInterval);
@@ -114,21 +115,22 @@ public final class IdleCluster {
                         options.clients(), options.queues(), options.settle());
                 out.flush();
                 Thread.sleep(options.settle().toMillis());
-                Optional<String> notCounted = db.stats().resetStatements();
+                ServerStats stats = db.stats();
+                Optional<String> notCounted = stats.resetStatements();
                 long self = ProcessHandle.current().pid();
-                Map<Long, Double> serverBefore = ProcCpu.byCommand("postgres");
+                ServerCpu serverCpu = new ServerCpu(stats);
                 double selfBefore = ProcCpu.millis(self);
                 long t0 = System.nanoTime();
                 Thread.sleep(options.duration().toMillis());
                 double seconds = (System.nanoTime() - t0) / 1e9;
-                double server = ProcCpu.delta(serverBefore, ProcCpu.byCommand("postgres"));
+                double server = serverCpu.millisSince();
                 double clientsCpu = ProcCpu.millis(self) - selfBefore;
-                long statements = notCounted.isPresent() ? -1 : db.stats().statements();
-                Map<String, Long> top = notCounted.isPresent() || !(db.driver() instanceof PostgresDriver pg)
-                        ? Map.of() : topStatements(pg.dataSource());
-                Result result = new Result(options.clients(), options.queues(), seconds, statements,
-                        statements < 0 ? -1 : statements / seconds, server / seconds / 10, clientsCpu / seconds / 10,
-                        top, notCounted);
+                long statements = notCounted.isPresent() ? -1 : stats.statements();
+                long scriptCalls = notCounted.isPresent() ? -1 : stats.scriptCalls();
+                Map<String, Long> top = notCounted.isPresent() ? Map.of() : stats.topStatements(5);
+                Result result = new Result(options.clients(), options.queues(), seconds, stats.statementsName(),
+                        statements, statements < 0 ? -1 : statements / seconds, scriptCalls, server / seconds / 10,
+                        clientsCpu / seconds / 10, top, notCounted);
                 out.println(result.describe());
                 out.flush();
                 return result;
@@ -141,20 +143,14 @@ public final class IdleCluster {
         }
     }
 
-    /** The five statements called most since the reset, their text cut to 100 characters. */
-    private static Map<String, Long> topStatements(DataSource dataSource) {
-        Map<String, Long> top = new LinkedHashMap<>();
-        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT regexp_replace(query, '\\s+', ' ', 'g'), calls FROM pg_stat_statements"
-                        + " WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
-                        + " AND query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC LIMIT 5")) {
-            while (rs.next()) {
-                String q = rs.getString(1);
-                top.put(q.length() > 100 ? q.substring(0, 100) + "..." : q, rs.getLong(2));
-            }
-        } catch (SQLException e) {
-            // the figures stand without the breakdown
-        }
-        return top;
+    /**
+     * Each client's driver of its own on the run's store. On Postgres its own pool, of two
+     * connections so that 20 clients stay within a default max_connections of 100, and its own
+     * listener; on Redis its own connection and subscription.
+     */
+    private static Driver ownDriver(BenchDatabase db) {
+        return db.driver() instanceof PostgresDriver
+                ? PostgresDriver.builder().url(db.url()).maxPoolSize(CLIENT_POOL).build()
+                : Drivers.open(db.url());
     }
 }

@@ -5,6 +5,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -89,5 +91,26 @@ public final class PostgresServerStats implements ServerStats {
         } catch (SQLException e) {
             return -1;
         }
+    }
+
+    /** Their text cut to 100 characters, blanks collapsed. */
+    @Override
+    public Map<String, Long> topStatements(int n) {
+        Map<String, Long> top = new LinkedHashMap<>();
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT regexp_replace(query, '\\s+', ' ', 'g'), calls FROM pg_stat_statements"
+                        + " WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                        + " AND query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC LIMIT ?")) {
+            ps.setInt(1, n);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String q = rs.getString(1);
+                    top.put(q.length() > 100 ? q.substring(0, 100) + "..." : q, rs.getLong(2));
+                }
+            }
+        } catch (SQLException e) {
+            // the figures stand without the breakdown
+        }
+        return top;
     }
 }

@@ -40,14 +40,28 @@ public final class RedisServerStats implements ServerStats {
 
     @Override
     public long statements() {
-        Map<String, Long> now = calls(redis.serverInfo("commandstats"));
-        long total = 0;
-        for (Map.Entry<String, Long> e : now.entrySet()) {
-            if (!e.getKey().equals("info")) {
-                total += e.getValue() - commandsAtReset.getOrDefault(e.getKey(), 0L);
+        return sinceReset().values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Commands by name, those that functions call included ({@code fcall} counts the calls themselves). */
+    @Override
+    public Map<String, Long> topStatements(int n) {
+        Map<String, Long> top = new java.util.LinkedHashMap<>();
+        sinceReset().entrySet().stream().filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(n)
+                .forEach(e -> top.put(e.getKey(), e.getValue()));
+        return top;
+    }
+
+    /** Calls by command since the reset, this class's {@code INFO} left out. */
+    private Map<String, Long> sinceReset() {
+        Map<String, Long> since = new java.util.HashMap<>();
+        calls(redis.serverInfo("commandstats")).forEach((command, calls) -> {
+            if (!command.equals("info")) {
+                since.put(command, calls - commandsAtReset.getOrDefault(command, 0L));
             }
-        }
-        return total;
+        });
+        return since;
     }
 
     @Override

@@ -23,6 +23,14 @@ public interface ServerStats {
     }
 
     /**
+     * The {@code n} statements (or commands) called most since the reset, each with its calls, most
+     * called first; empty where the server cannot tell.
+     */
+    default java.util.Map<String, Long> topStatements(int n) {
+        return java.util.Map.of();
+    }
+
+    /**
      * Calls of server-side scripts since the reset (Redis Functions), or -1 where the driver runs
      * none: its statements are the whole story.
      */

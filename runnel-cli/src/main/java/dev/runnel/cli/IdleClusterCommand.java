@@ -1,25 +1,27 @@
 package dev.runnel.cli;
 
+import dev.runnel.Drivers;
 import dev.runnel.bench.IdleCluster;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code runnel scenario idle-cluster}: what clients with nothing to do cost one Postgres. */
+/** {@code runnel scenario idle-cluster}: what clients with nothing to do cost one Postgres or Redis. */
 @Command(name = "idle-cluster", mixinStandardHelpOptions = true,
-        description = "Start --clients clients of --queues queues each on one Postgres (a schema of its own), insert"
-                + " nothing, and report what they cost while idle: the server's statements a second and CPU, and the"
-                + " clients' CPU.")
+        description = "Start --clients clients of --queues queues each on one Postgres (a schema of its own) or Redis"
+                + " (a namespace of its own), insert nothing, and report what they cost while idle: the server's"
+                + " statements (Redis: commands and function calls) a second and CPU, and the clients' CPU.")
 final class IdleClusterCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
     @Option(names = "--database-url", paramLabel = "URL", defaultValue = JobsTableCommand.DEFAULT_POSTGRES_URL,
-            description = "The Postgres (default: ${DEFAULT-VALUE}).")
+            description = "The Postgres or Redis (default: ${DEFAULT-VALUE}).")
     String url;
 
     @Option(names = "--clients", paramLabel = "C", defaultValue = "20",
@@ -48,7 +50,10 @@ final class IdleClusterCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        JobsTableCommand.checkUrl("--database-url", url, true);
+        if (!Stream.of("postgres://", "postgresql://", "redis://", "rediss://").anyMatch(url::startsWith)) {
+            throw new IllegalArgumentException("--database-url must be a postgres:// or redis:// URL (the clients share"
+                    + " a server), was '" + Drivers.redact(url) + "'");
+        }
         Flags.between("--clients", clients, 1, 40);
         Flags.between("--queues", queues, 1, 1_000);
         if (duration.compareTo(Duration.ofSeconds(1)) < 0 || settle.isNegative()) {

@@ -3,11 +3,8 @@ package dev.runnel.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runnel.InsertOptions;
-import dev.runnel.JobState;
 import dev.runnel.Runnel;
-import dev.runnel.RuntimeListener;
 import dev.runnel.driver.Driver;
-import dev.runnel.driver.JobQueuesDueParams;
 import dev.runnel.testkit.Await;
 import dev.runnel.testkit.conformance.ListeningClientConformance;
 import java.sql.Connection;
@@ -23,7 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The listening client's conformance on Postgres ({@link ListeningClientConformance}); what it does
  * when its listening connection is cut (it polls at the fetch poll interval again, and finds at once
- * what no one announced); and the client's one look for all of its idle queues.
+ * what no one announced); and jobs claimed ahead and given back while its only slot is busy.
  */
 class PostgresSafetyPollTest extends ListeningClientConformance {
     @RegisterExtension
@@ -65,14 +62,12 @@ class PostgresSafetyPollTest extends ListeningClientConformance {
         other.insert(new Ping("first"), InsertOptions.builder().queue("q").build());
         Await.until("the first job to start", () -> started.contains("first"));
 
-        // Made available behind Runnel's back: no notification, so the listening client waits for its hour.
-        long quiet = other.insert(new Ping("unannounced"), InsertOptions.builder().queue("q")
-                .scheduledAt(java.time.Instant.now().plus(Duration.ofDays(1))).build()).id();
-        makeAvailableUnannounced(quiet);
+        // No notification, so the listening client waits for its hour.
+        insertUnannounced("q", "unannounced");
         int before = claims.get();
         Thread.sleep(500);
         assertThat(claims.get()).as("no poll while listening").isEqualTo(before);
-        assertThat(state(quiet)).isEqualTo(JobState.AVAILABLE);
+        assertThat(started).doesNotContain("unannounced");
 
         try (Connection c = PostgresTestSchema.admin(); Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
@@ -81,40 +76,6 @@ class PostgresSafetyPollTest extends ListeningClientConformance {
             assertThat(rs.getInt(1)).as("listening connections cut").isGreaterThanOrEqualTo(1);
         }
         Await.until("the unannounced job to start once the client polls again", () -> started.contains("unannounced"));
-    }
-
-    @Test
-    void theClientLooksOnceForAllItsIdleQueuesAndOnlyAQueueWhereAJobWaitsClaims() throws Exception {
-        String schema = db.create();
-        workerDriver = PostgresTestSchema.driver(schema);
-        otherDriver = PostgresTestSchema.driver(schema);
-        dev.runnel.RunnelBuilder builder = Runnel.builder().driver(workerDriver).autoMigrate(true)
-                .clientId("worker").fetchPollInterval(Duration.ofMillis(50))
-                .fetchSafetyPollInterval(Duration.ofMillis(500));
-        for (int q = 0; q < 20; q++) {
-            builder.queue("q" + q, 5);
-        }
-        worker = builder
-                .worker(Ping.class, job -> started.add(job.args().name()))
-                .runtimeListener(countingClaims())
-                .build();
-        worker.start();
-        other = Runnel.builder().driver(otherDriver).build();
-        other.insert(new Ping("announced"), InsertOptions.builder().queue("q3").build());
-        Await.until("the announced job to start", () -> started.contains("announced"));
-
-        // Twenty queues polling every 500 ms would claim 80 times in two seconds; the client looks
-        // once for all of them every 500 ms, finds no job due, and no queue claims (one late claim
-        // of the announced job's queue aside).
-        int before = claims.get();
-        Thread.sleep(2_000);
-        assertThat(claims.get() - before).as("claims in two idle seconds").isLessThanOrEqualTo(1);
-
-        // Made available behind Runnel's back: the client's look finds it, and only its queue claims.
-        long quiet = other.insert(new Ping("unannounced"), InsertOptions.builder().queue("q7")
-                .scheduledAt(java.time.Instant.now().plus(Duration.ofDays(1))).build()).id();
-        makeAvailableUnannounced(quiet);
-        Await.until("the unannounced job to start at a safety poll", () -> started.contains("unannounced"));
     }
 
     @Test
@@ -160,42 +121,15 @@ class PostgresSafetyPollTest extends ListeningClientConformance {
                 () -> java.util.stream.IntStream.range(0, 5).allMatch(i -> started.contains("behind-" + i)));
     }
 
-    @Test
-    void theLookAtQueuesNamesExactlyThoseWithAJobAvailableAndDue() throws Exception {
-        String schema = db.create();
-        otherDriver = PostgresTestSchema.driver(schema);
-        new dev.runnel.Migrator(otherDriver).up();
-        other = Runnel.builder().driver(otherDriver).build();
-        java.time.Instant now = java.time.Instant.now();
-        other.insert(new Ping("due"), InsertOptions.builder().queue("due").build());
-        other.insert(new Ping("later"), InsertOptions.builder().queue("later").scheduledAt(now.plusSeconds(60)).build());
-        other.insert(new Ping("elsewhere"), InsertOptions.builder().queue("not_asked").build());
-        List<String> asked = List.of("due", "later", "empty");
-        assertThat(otherDriver.jobQueuesDue(new JobQueuesDueParams(asked, now.plusSeconds(1)))).containsExactly("due");
-        // A job scheduled ahead is not available until the scheduler makes it so, and announces it.
-        assertThat(otherDriver.jobQueuesDue(new JobQueuesDueParams(asked, now.plusSeconds(61)))).containsExactly("due");
-    }
-
-    /** Counts the client's claims. */
-    private RuntimeListener countingClaims() {
-        return new RuntimeListener() {
-            @Override
-            public void claimed(String queue, int requested, int claimed, Duration took) {
-                claims.incrementAndGet();
-            }
-        };
-    }
-
-    /** Makes job {@code id} available behind Runnel's back: no notification tells anyone. */
-    private void makeAvailableUnannounced(long id) throws Exception {
+    @Override
+    protected void insertUnannounced(String queue, String name) throws Exception {
+        // Inserted a day ahead (announced to no one: nothing is available), then made available by hand.
+        long id = other.insert(new Ping(name), InsertOptions.builder().queue(queue)
+                .scheduledAt(java.time.Instant.now().plus(Duration.ofDays(1))).build()).id();
         try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(
                 "UPDATE runnel_job SET state = 'available', scheduled_at = now() WHERE id = ?")) {
             ps.setLong(1, id);
             assertThat(ps.executeUpdate()).isEqualTo(1);
         }
-    }
-
-    private JobState state(long id) {
-        return other.jobs().get(id).orElseThrow().state();
     }
 }

@@ -27,6 +27,7 @@ import dev.runnel.driver.JobDeleteManyParams;
 import dev.runnel.driver.JobGetManyParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobInsertTxParams;
+import dev.runnel.driver.JobQueuesDueParams;
 import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.JobRetryManyParams;
@@ -164,6 +165,11 @@ public final class RedisDriver implements Driver {
     @Override
     public List<JobRow> jobClaim(JobClaimParams params) {
         return jobs.claim(params);
+    }
+
+    @Override
+    public List<String> jobQueuesDue(JobQueuesDueParams params) {
+        return jobs.queuesDue(params);
     }
 
     @Override

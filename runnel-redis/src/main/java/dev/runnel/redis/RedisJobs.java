@@ -10,6 +10,7 @@ import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobDeleteFinalizedParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobJson;
+import dev.runnel.driver.JobQueuesDueParams;
 import dev.runnel.driver.JobReinsertParams;
 import dev.runnel.driver.JobRescueParams;
 import dev.runnel.driver.JobScheduleParams;
@@ -97,6 +98,22 @@ final class RedisJobs {
         }
         out.sort(ClaimOrder.COMPARATOR);
         return out;
+    }
+
+    List<String> queuesDue(JobQueuesDueParams p) {
+        if (p.queues().isEmpty()) {
+            return List.of();
+        }
+        String[] args = new String[1 + p.queues().size()];
+        args[0] = RedisEncoding.sortable(Times.toMicros(p.now()) + 1);
+        for (int i = 0; i < p.queues().size(); i++) {
+            args[i + 1] = p.queues().get(i);
+        }
+        List<String> due = new ArrayList<>();
+        for (Object queue : redis.call("runnel_queues_due", args)) {
+            due.add(RedisRows.string(queue));
+        }
+        return due;
     }
 
     List<JobRow> claimRecover(JobClaimParams p) {

@@ -73,7 +73,7 @@
 -- jobs waiting when the per-key limit was set are still being given their keys.
 
 -- One more on every change to this file: a server with an older library gets this one at start.
-local VERSION = 14
+local VERSION = 15
 
 -- The fields of a whole row, in the order RedisRows.decode reads them after the id.
 local ROW = {'kind', 'args', 'state', 'queue', 'priority', 'attempt', 'max_attempts', 'attempted_at',
@@ -615,6 +615,25 @@ local function claim(keys, args)
     end
     claim_flush(p, queue, c, rows, broken, batch)
     return {rows.new, rows.full, broken}
+end
+
+-- ARGV: sortable(now + 1us), then queue names. Of those queues, the ones with a job available and
+-- due: per queue and priority, one look at the first member below the bound (as the claim reads),
+-- which stops at the first due job. The safety poll of a listening client asks this once an
+-- interval for all its queues, instead of claiming each.
+local function queues_due(keys, args)
+    local p, bound = keys[1], args[1]
+    local due = {}
+    for i = 2, #args do
+        local avail = p .. 'avail:' .. args[i]
+        for priority = 1, 4 do
+            if #redis.call('ZRANGEBYLEX', avail, '[' .. priority, '(' .. priority .. bound, 'LIMIT', 0, 1) > 0 then
+                due[#due + 1] = args[i]
+                break
+            end
+        end
+    end
+    return due
 end
 
 -- ARGV: queue now client. The jobs of an earlier claim of this client at this time, still running.
@@ -1875,6 +1894,7 @@ end
 redis.register_function{function_name = 'runnel_version', callback = version, flags = {'no-writes'}}
 redis.register_function('runnel_insert_many', insert_many)
 redis.register_function('runnel_claim', claim)
+redis.register_function{function_name = 'runnel_queues_due', callback = queues_due, flags = {'no-writes'}}
 redis.register_function{function_name = 'runnel_claim_recover', callback = claim_recover, flags = {'no-writes'}}
 redis.register_function('runnel_complete_many', complete_many)
 redis.register_function('runnel_complete_delete_many', complete_delete_many)

@@ -2,6 +2,7 @@ package dev.runnel.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.runnel.InsertOptions;
 import dev.runnel.Runnel;
 import dev.runnel.driver.Driver;
 import dev.runnel.testkit.Await;
@@ -24,6 +25,8 @@ import org.junit.jupiter.api.Test;
 class RedisSafetyPollTest extends ListeningClientConformance {
     private final List<AutoCloseable> opened = new ArrayList<>();
     private String prefix;
+    /** A client whose inserts no one hears of, made at the first {@link #insertUnannounced}. */
+    private Runnel quiet;
 
     @AfterEach
     void close() throws Exception {
@@ -49,36 +52,51 @@ class RedisSafetyPollTest extends ListeningClientConformance {
         return driver(LocalRedis.shared().url(prefix));
     }
 
+    /**
+     * Inserted through a user whose ACL grants no channel: the library's publish is refused, so the
+     * job is written and no one hears of it.
+     */
+    @Override
+    protected void insertUnannounced(String queue, String name) {
+        if (quiet == null) {
+            String user = "u" + prefix;
+            RedisClient raw = RedisClient.create("redis://127.0.0.1:" + LocalRedis.shared().port() + "/0");
+            try (StatefulRedisConnection<String, String> admin = raw.connect()) {
+                admin.sync().aclSetuser(user, AclSetuserArgs.Builder.on().addPassword("pw").allKeys().allCommands());
+            }
+            opened.add(() -> {
+                try (StatefulRedisConnection<String, String> admin = raw.connect()) {
+                    admin.sync().aclDeluser(user);
+                } finally {
+                    raw.shutdown();
+                }
+            });
+            RedisDriver quietDriver = driver("redis://" + user + ":pw@127.0.0.1:" + LocalRedis.shared().port()
+                    + "/0?prefix=" + prefix);
+            opened.add(quietDriver);
+            quiet = Runnel.builder().driver(quietDriver).build();
+        }
+        quiet.insert(new Ping(name), InsertOptions.builder().queue(queue).build());
+    }
+
     @Test
     void whenItsSubscriptionIsKilledItPollsAgainAndFindsWhatNoOneAnnounced() throws Exception {
         start();
         insert(other, "first");
         Await.until("the first job to start", () -> started.contains("first"));
 
-        // A user whose ACL grants no channel writes without announcing (its publish is refused).
-        String user = "u" + prefix;
+        int before = claims.get();
+        insertUnannounced("q", "unannounced");
+        Thread.sleep(500);
+        assertThat(claims.get()).as("no poll while listening").isEqualTo(before);
+        assertThat(started).doesNotContain("unannounced");
+
         RedisClient raw = RedisClient.create("redis://127.0.0.1:" + LocalRedis.shared().port() + "/0");
         try (StatefulRedisConnection<String, String> admin = raw.connect()) {
-            admin.sync().aclSetuser(user, AclSetuserArgs.Builder.on().addPassword("pw").allKeys().allCommands());
-            try {
-                RedisDriver quietDriver = driver("redis://" + user + ":pw@127.0.0.1:" + LocalRedis.shared().port()
-                        + "/0?prefix=" + prefix);
-                opened.add(quietDriver);
-                Runnel quiet = Runnel.builder().driver(quietDriver).build();
-                int before = claims.get();
-                insert(quiet, "unannounced");
-                Thread.sleep(500);
-                assertThat(claims.get()).as("no poll while listening").isEqualTo(before);
-                assertThat(started).doesNotContain("unannounced");
-
-                assertThat(admin.sync().clientKill(KillArgs.Builder.typePubsub())).isGreaterThanOrEqualTo(1);
-                Await.until("the unannounced job to start once the client polls again",
-                        () -> started.contains("unannounced"));
-            } finally {
-                admin.sync().aclDeluser(user);
-            }
+            assertThat(admin.sync().clientKill(KillArgs.Builder.typePubsub())).isGreaterThanOrEqualTo(1);
         } finally {
             raw.shutdown();
         }
+        Await.until("the unannounced job to start once the client polls again", () -> started.contains("unannounced"));
     }
 }

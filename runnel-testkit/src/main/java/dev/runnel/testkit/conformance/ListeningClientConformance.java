@@ -6,8 +6,10 @@ import dev.runnel.InsertOptions;
 import dev.runnel.JobArgs;
 import dev.runnel.JobState;
 import dev.runnel.Runnel;
+import dev.runnel.RunnelBuilder;
 import dev.runnel.RuntimeListener;
 import dev.runnel.driver.Driver;
+import dev.runnel.driver.JobQueuesDueParams;
 import dev.runnel.testkit.Await;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,8 +26,10 @@ import org.junit.jupiter.api.Test;
  * hour), and every job made available through Runnel still starts at once: inserted by another
  * client, made due by the scheduler, retried, in a resumed queue, or in a queue given a limit at
  * runtime. For a driver that {@link Driver#supportsListenNotify() listens}; the worker and the other
- * client each have a driver of their own on one store, as two processes would. A driver module adds
- * its own tests of what no one announces.
+ * client each have a driver of their own on one store, as two processes would. A client of many
+ * queues looks for jobs no one announced once an interval for all of them ({@link
+ * Driver#jobQueuesDue}), and only a queue where one waits claims. A driver module adds its own tests
+ * of what it does when it stops hearing notifications.
  */
 public abstract class ListeningClientConformance {
     /** The test jobs' args: the worker records each name it starts. */
@@ -51,6 +55,12 @@ public abstract class ListeningClientConformance {
     /** Another driver on the store {@link #newStore()} made last, with its own connections. */
     protected abstract Driver sameStore();
 
+    /**
+     * Makes a job named {@code name} available now in {@code queue} of the store {@link #newStore()}
+     * made last, behind Runnel's back: no notification announces it.
+     */
+    protected abstract void insertUnannounced(String queue, String name) throws Exception;
+
     @AfterEach
     void stopClients() {
         for (Runnel r : new Runnel[] {worker, other}) {
@@ -67,15 +77,24 @@ public abstract class ListeningClientConformance {
      * after the test.
      */
     protected void start() {
+        start(Duration.ofHours(1), List.of("q"));
+    }
+
+    /**
+     * As {@link #start()}, the worker working {@code queues} (5 slots each) and, while it listens,
+     * looking for jobs no one announced every {@code safetyPoll}.
+     */
+    private void start(Duration safetyPoll, List<String> queues) {
         drivers.add(newStore());
         drivers.add(sameStore());
-        worker = Runnel.builder().driver(drivers.get(0)).clientId("worker")
+        RunnelBuilder builder = Runnel.builder().driver(drivers.get(0)).clientId("worker")
                 .fetchPollInterval(Duration.ofMillis(50))
-                .fetchSafetyPollInterval(Duration.ofHours(1))
+                .fetchSafetyPollInterval(safetyPoll)
                 .schedulerInterval(Duration.ofMillis(50))
                 // A failed attempt waits an hour, so that only the retry below makes it available.
-                .retryPolicy(attempt -> Duration.ofHours(1))
-                .queue("q", 5)
+                .retryPolicy(attempt -> Duration.ofHours(1));
+        queues.forEach(queue -> builder.queue(queue, 5));
+        worker = builder
                 .worker(Ping.class, job -> {
                     if (job.args().name().startsWith("fail-once") && job.attempt() == 1) {
                         throw new IllegalStateException("first attempt fails");
@@ -138,5 +157,43 @@ public abstract class ListeningClientConformance {
         other.queues().clearGlobalLimit("q");
         insert(other, "unlimited again");
         Await.until("the job inserted once the limit was removed to start", () -> started.contains("unlimited again"));
+    }
+
+    @Test
+    void theLookAtQueuesNamesExactlyThoseWithAJobAvailableAndDue() {
+        Driver driver = newStore();
+        drivers.add(driver);
+        other = Runnel.builder().driver(driver).build();
+        Instant now = Instant.now();
+        other.insert(new Ping("due"), InsertOptions.builder().queue("due").build());
+        other.insert(new Ping("later"), InsertOptions.builder().queue("later").scheduledAt(now.plusSeconds(60)).build());
+        other.insert(new Ping("elsewhere"), InsertOptions.builder().queue("not_asked").build());
+        List<String> asked = List.of("due", "later", "empty");
+        assertThat(driver.jobQueuesDue(new JobQueuesDueParams(asked, now.plusSeconds(1)))).containsExactly("due");
+        // A job scheduled ahead is not available until the scheduler makes it so, and announces it.
+        assertThat(driver.jobQueuesDue(new JobQueuesDueParams(asked, now.plusSeconds(61)))).containsExactly("due");
+        assertThat(driver.jobQueuesDue(new JobQueuesDueParams(List.of(), now))).isEmpty();
+    }
+
+    @Test
+    void theClientLooksOnceForAllItsIdleQueuesAndOnlyAQueueWhereAJobWaitsClaims() throws Exception {
+        List<String> queues = new ArrayList<>();
+        for (int q = 0; q < 20; q++) {
+            queues.add("q" + q);
+        }
+        start(Duration.ofMillis(500), queues);
+        other.insert(new Ping("announced"), InsertOptions.builder().queue("q3").build());
+        Await.until("the announced job to start", () -> started.contains("announced"));
+
+        // Twenty queues polling every 500 ms would claim 80 times in two seconds; the client looks
+        // once for all of them every 500 ms, finds no job due, and no queue claims (one late claim
+        // of the announced job's queue aside).
+        int before = claims.get();
+        Thread.sleep(2_000);
+        assertThat(claims.get() - before).as("claims in two idle seconds").isLessThanOrEqualTo(1);
+
+        // Unannounced: the client's look finds it, and only its queue claims.
+        insertUnannounced("q7", "unannounced");
+        Await.until("the unannounced job to start at a safety poll", () -> started.contains("unannounced"));
     }
 }
