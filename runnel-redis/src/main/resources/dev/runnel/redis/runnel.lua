@@ -73,7 +73,7 @@
 -- jobs waiting when the per-key limit was set are still being given their keys.
 
 -- One more on every change to this file: a server with an older library gets this one at start.
-local VERSION = 15
+local VERSION = 16
 
 -- The fields of a whole row, in the order RedisRows.decode reads them after the id.
 local ROW = {'kind', 'args', 'state', 'queue', 'priority', 'attempt', 'max_attempts', 'attempted_at',
@@ -618,18 +618,21 @@ local function claim(keys, args)
 end
 
 -- ARGV: sortable(now + 1us), then queue names. Of those queues, the ones with a job available and
--- due: per queue and priority, one look at the first member below the bound (as the claim reads),
--- which stops at the first due job. The safety poll of a listening client asks this once an
--- interval for all its queues, instead of claiming each.
+-- due: a queue without available jobs has no set (Redis drops an empty one), which one EXISTS
+-- tells; otherwise, per priority, one look at the first member below the bound (as the claim
+-- reads), which stops at the first due job. The safety poll of a listening client asks this once
+-- an interval for all its queues, instead of claiming each.
 local function queues_due(keys, args)
     local p, bound = keys[1], args[1]
     local due = {}
     for i = 2, #args do
         local avail = p .. 'avail:' .. args[i]
-        for priority = 1, 4 do
-            if #redis.call('ZRANGEBYLEX', avail, '[' .. priority, '(' .. priority .. bound, 'LIMIT', 0, 1) > 0 then
-                due[#due + 1] = args[i]
-                break
+        if redis.call('EXISTS', avail) == 1 then
+            for priority = 1, 4 do
+                if #redis.call('ZRANGEBYLEX', avail, '[' .. priority, '(' .. priority .. bound, 'LIMIT', 0, 1) > 0 then
+                    due[#due + 1] = args[i]
+                    break
+                end
             end
         end
     end
