@@ -1,9 +1,9 @@
 package dev.runnel.bench;
 
+import dev.runnel.Drivers;
 import dev.runnel.JobArgs;
 import dev.runnel.Runnel;
 import dev.runnel.RunnelBuilder;
-import dev.runnel.Drivers;
 import dev.runnel.driver.Driver;
 import dev.runnel.postgres.PostgresDriver;
 import java.io.PrintWriter;
@@ -37,8 +37,9 @@ public final class IdleCluster {
     public record Options(String url, int clients, int queues, Duration settle, Duration duration,
             Optional<Duration> safetyPoll) {}
 
-    /** What the idle window cost. */
     /**
+     * What the idle window cost.
+     *
      * @param statementsName what the statements are: {@code SQL statements} or {@code Redis commands}
      * @param scriptCalls the server's function calls (Redis), -1 where it runs none
      */
