@@ -73,7 +73,7 @@
 -- jobs waiting when the per-key limit was set are still being given their keys.
 
 -- One more on every change to this file: a server with an older library gets this one at start.
-local VERSION = 16
+local VERSION = 17
 
 -- The fields of a whole row, in the order RedisRows.decode reads them after the id.
 local ROW = {'kind', 'args', 'state', 'queue', 'priority', 'attempt', 'max_attempts', 'attempted_at',
@@ -615,28 +615,6 @@ local function claim(keys, args)
     end
     claim_flush(p, queue, c, rows, broken, batch)
     return {rows.new, rows.full, broken}
-end
-
--- ARGV: sortable(now + 1us), then queue names. Of those queues, the ones with a job available and
--- due: a queue without available jobs has no set (Redis drops an empty one), which one EXISTS
--- tells; otherwise, per priority, one look at the first member below the bound (as the claim
--- reads), which stops at the first due job. The safety poll of a listening client asks this once
--- an interval for all its queues, instead of claiming each.
-local function queues_due(keys, args)
-    local p, bound = keys[1], args[1]
-    local due = {}
-    for i = 2, #args do
-        local avail = p .. 'avail:' .. args[i]
-        if redis.call('EXISTS', avail) == 1 then
-            for priority = 1, 4 do
-                if #redis.call('ZRANGEBYLEX', avail, '[' .. priority, '(' .. priority .. bound, 'LIMIT', 0, 1) > 0 then
-                    due[#due + 1] = args[i]
-                    break
-                end
-            end
-        end
-    end
-    return due
 end
 
 -- ARGV: queue now client. The jobs of an earlier claim of this client at this time, still running.
@@ -1542,6 +1520,21 @@ local function due_members(z, need, bound)
         end
     end
     return out
+end
+
+-- ARGV: sortable(now + 1us), then queue names. Of those queues, the ones with a job available and
+-- due, each found as a limited claim finds its jobs (due_members; a queue without available jobs
+-- has no set, and one read of nothing tells). The safety poll of a listening client asks this once
+-- an interval for all its queues, instead of claiming each.
+local function queues_due(keys, args)
+    local p, bound = keys[1], args[1]
+    local due = {}
+    for i = 2, #args do
+        if #due_members(p .. 'avail:' .. args[i], 1, bound) > 0 then
+            due[#due + 1] = args[i]
+        end
+    end
+    return due
 end
 
 -- Keeps `n` more start times at now in the zset `starts`, the last `jobs` of them.
