@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
  * runtime. For a driver that {@link Driver#supportsListenNotify() listens}; the worker and the other
  * client each have a driver of their own on one store, as two processes would. A client of many
  * queues looks for jobs no one announced once an interval for all of them ({@link
- * Driver#jobQueuesDue}), and only a queue where one waits claims. A driver module adds its own tests
- * of what it does when it stops hearing notifications.
+ * Driver#jobQueuesDue}), and only a queue where one waits claims. Once its listening connection is
+ * cut, it polls again and finds what no one announced.
  */
 public abstract class ListeningClientConformance {
     /** The test jobs' args: the worker records each name it starts. */
@@ -60,6 +60,9 @@ public abstract class ListeningClientConformance {
      * made last, behind Runnel's back: no notification announces it.
      */
     protected abstract void insertUnannounced(String queue, String name) throws Exception;
+
+    /** Cuts the listening connection of the worker's driver, as a network fault or a server would. */
+    protected abstract void cutListening() throws Exception;
 
     @AfterEach
     void stopClients() {
@@ -195,5 +198,22 @@ public abstract class ListeningClientConformance {
         // Unannounced: the client's look finds it, and only its queue claims.
         insertUnannounced("q7", "unannounced");
         Await.until("the unannounced job to start at a safety poll", () -> started.contains("unannounced"));
+    }
+
+    @Test
+    void whenItsListeningConnectionIsCutItPollsAgainAndFindsWhatNoOneAnnounced() throws Exception {
+        start();
+        insert(other, "first");
+        Await.until("the first job to start", () -> started.contains("first"));
+
+        // No notification, so the listening client waits for its hour.
+        int before = claims.get();
+        insertUnannounced("q", "unannounced");
+        Thread.sleep(500);
+        assertThat(claims.get()).as("no poll while listening").isEqualTo(before);
+        assertThat(started).doesNotContain("unannounced");
+
+        cutListening();
+        Await.until("the unannounced job to start once the client polls again", () -> started.contains("unannounced"));
     }
 }
