@@ -5,7 +5,8 @@ import java.util.List;
 
 /** The statements of {@code scenario.sql}, and the parameters each binds. */
 enum ScenarioSql implements SqlFile.Statement {
-    PgSleep;
+    PgSleep,
+    PgWarm;
 
     /** The parameters of {@code scenario.sql}'s statements. */
     enum P implements SqlFile.Param {}
