@@ -2,6 +2,7 @@
 module dev.runnel.redis {
     requires transitive dev.runnel.core;
     requires lettuce.core;
+    requires io.netty.common;
     requires com.fasterxml.jackson.databind;
     requires org.slf4j;
 

@@ -11,6 +11,7 @@ import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.resource.ClientResources;
@@ -49,6 +50,12 @@ final class RedisFunctions implements AutoCloseable {
     /** Redis Functions came in 7.0. */
     private static final int MIN_MAJOR = 7;
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * Every call is synchronous and waits for its reply for the URL's timeout on its own thread,
+     * then fails with {@link RedisCommandTimeoutException}; Lettuce's own expiry of each command
+     * on a timer (on by default) would only do the same again, at the cost of a timer entry per call.
+     */
+    static final TimeoutOptions CALLS_WAIT = TimeoutOptions.builder().timeoutCommands(false).build();
 
     /**
      * One set of Lettuce's threads (Netty event loops, daemon threads) for every driver of this
@@ -56,7 +63,8 @@ final class RedisFunctions implements AutoCloseable {
      */
     private static final class Resources {
         static final ClientResources SHARED = DefaultClientResources.builder().ioThreadPoolSize(2)
-                .computationThreadPoolSize(2).reconnectDelay(RECONNECT_DELAY).build();
+                .computationThreadPoolSize(2).reconnectDelay(RECONNECT_DELAY)
+                .timer(new SleepingTimer("runnel-redis-timer")).build();
     }
 
     /**
@@ -98,6 +106,7 @@ final class RedisFunctions implements AutoCloseable {
                 // in a buffer and running later, after its caller gave up on it.
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .autoReconnect(true)
+                .timeoutOptions(CALLS_WAIT)
                 .build());
         StatefulRedisConnection<String, String> connection;
         try {

@@ -81,6 +81,7 @@ final class RedisListener implements AutoCloseable {
                                 .interval(KEEPALIVE_INTERVAL).count(KEEPALIVE_COUNT).build())
                         .build())
                 .autoReconnect(true)
+                .timeoutOptions(RedisFunctions.CALLS_WAIT)
                 .build());
         client.addListener(new RedisConnectionStateListener() {
             @Override
