@@ -16,7 +16,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** {@code runnel jobs}, {@code queues}, {@code periodic list} and {@code demo} on a Redis URL. */
+/** {@code runnel jobs}, {@code queues}, {@code periodic list}, {@code demo}, {@code bench} and {@code drain} on a Redis URL. */
 class RedisCommandsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -87,6 +87,36 @@ class RedisCommandsTest {
         Result list = run("periodic", "list");
         assertThat(list.code()).as(list.err()).isZero();
         assertThat(list.out()).contains("no periodic jobs");
+    }
+
+    @Test
+    void benchOnRedisIsExactAtLeastOnceAtMostOnceAndInItsBareLoop() {
+        for (String mode : new String[] {null, "--at-most-once", "--bare"}) {
+            String fresh = LocalRedis.shared().freshUrl();
+            Result r = mode == null
+                    ? Cli.runOn(fresh, "bench", "--num-total-jobs", "3000", "--json")
+                    : Cli.runOn(fresh, "bench", "--num-total-jobs", "3000", mode, "--json");
+            assertThat(r.code()).as(mode + ": " + r.err()).isZero();
+            assertThat(lastJson(r)).as(String.valueOf(mode)).contains("\"driver\":\"redis\"")
+                    .contains("\"jobs_worked\":3000").contains("\"duplicates\":0").contains("\"missing\":0");
+        }
+    }
+
+    @Test
+    void drainOnRedisAuditsExactlyOnceAndCountsTheServersCommandsAndFunctionCalls() throws Exception {
+        Result r = run("drain", "--jobs", "2000", "--processes", "2", "--threads", "10", "--warmup", "200", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode json = JSON.readTree(lastJson(r));
+        assertThat(json.get("duplicates").asLong()).isZero();
+        assertThat(json.get("missing").asLong()).isZero();
+        assertThat(json.get("not_completed").asLong()).isZero();
+        assertThat(json.get("statements_per_job").asDouble()).isPositive();
+        assertThat(json.get("script_calls_per_job").asDouble()).isPositive().isLessThan(json.get("statements_per_job").asDouble());
+        assertThat(r.out()).contains("Redis commands/job").contains("function calls/job");
+    }
+
+    private static String lastJson(Result r) {
+        return r.out().lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow();
     }
 
     @Test
