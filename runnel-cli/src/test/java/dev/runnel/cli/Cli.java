@@ -28,6 +28,11 @@ final class Cli {
         return run(all);
     }
 
+    /** The last line of {@code r}'s output that is a JSON object: a command's {@code --json} result. */
+    static String lastJson(Result r) {
+        return r.out().lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow();
+    }
+
     /** Bad input: exit 2, one line on stderr that mentions {@code mentions}, no stack trace, nothing on stdout. */
     static void exitsTwoWithOneLine(Result r, String mentions) {
         assertThat(r.code()).as(r.out() + r.err()).isEqualTo(2);

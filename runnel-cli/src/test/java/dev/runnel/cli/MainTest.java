@@ -136,7 +136,7 @@ class MainTest {
     void benchBurndownIsExact() {
         Result r = run("bench", "--database-url", "sqlite://" + dir.resolve("b.db"), "--num-total-jobs", "5000", "--json");
         assertThat(r.code()).isZero();
-        String json = r.out().lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow();
+        String json = Cli.lastJson(r);
         assertThat(json).contains("\"jobs_worked\":5000").contains("\"duplicates\":0").contains("\"missing\":0");
         assertThat(r.out()).contains("bench: total jobs worked [ 5000 ], total jobs inserted [ 5000 ]")
                 .contains("bench: inserting 5000 jobs before working them")
@@ -177,7 +177,7 @@ class MainTest {
     void benchToppedUpForADurationIsExact() {
         Result r = run("bench", "--database-url", "sqlite://:memory:", "--duration", "1s", "--max-workers", "50", "--json");
         assertThat(r.code()).isZero();
-        String json = r.out().lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow();
+        String json = Cli.lastJson(r);
         assertThat(json).contains("\"duplicates\":0").contains("\"missing\":0").doesNotContain("\"jobs_worked\":0,");
     }
 
@@ -187,7 +187,7 @@ class MainTest {
             Result r = run("bench", "--database-url", "sqlite://" + dir.resolve("m" + mode.length() + ".db"),
                     "--num-total-jobs", "3000", mode, "--json");
             assertThat(r.code()).as(mode + ": " + r.err()).isZero();
-            assertThat(lastJson(r)).contains("\"jobs_worked\":3000").contains("\"duplicates\":0").contains("\"missing\":0");
+            assertThat(Cli.lastJson(r)).contains("\"jobs_worked\":3000").contains("\"duplicates\":0").contains("\"missing\":0");
         }
     }
 
@@ -196,7 +196,7 @@ class MainTest {
         Result r = run("drain", "--database-url", "sqlite://" + dir.resolve("d.db"), "--jobs", "2000",
                 "--processes", "2", "--threads", "10", "--warmup", "200", "--json");
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(lastJson(r)).contains("\"duplicates\":0").contains("\"missing\":0")
+        assertThat(Cli.lastJson(r)).contains("\"duplicates\":0").contains("\"missing\":0")
                 .contains("\"attempt_not_one\":0").contains("\"not_completed\":0").contains("\"statements_per_job\":null");
         assertThat(r.out()).contains("jobs/s");
     }
@@ -206,7 +206,7 @@ class MainTest {
         Result r = run("drain", "--database-url", "sqlite://" + dir.resolve("amo.db"), "--jobs", "2000",
                 "--processes", "2", "--threads", "10", "--warmup", "0", "--at-most-once", "--json");
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(lastJson(r)).contains("\"mode\":\"at_most_once\"").contains("\"duplicates\":0")
+        assertThat(Cli.lastJson(r)).contains("\"mode\":\"at_most_once\"").contains("\"duplicates\":0")
                 .contains("\"missing\":0").contains("\"attempt_not_one\":0").contains("\"not_completed\":0");
     }
 
@@ -216,7 +216,7 @@ class MainTest {
         Result r = run("drain", "--database-url", url, "--jobs", "3000", "--processes", "2", "--threads", "20",
                 "--warmup", "500", "--json");
         assertThat(r.code()).as(r.err()).isZero();
-        String json = lastJson(r);
+        String json = Cli.lastJson(r);
         assertThat(json).contains("\"driver\":\"postgres\"").contains("\"duplicates\":0").contains("\"missing\":0")
                 .contains("\"attempt_not_one\":0").contains("\"server_cpu_ms_per_job\":0.").contains("\"cpu_ms_per_job\":");
     }
@@ -227,7 +227,7 @@ class MainTest {
         Result r = run("drain", "--database-url", url, "--jobs", "3000", "--processes", "2", "--threads", "20",
                 "--warmup", "500", "--delete-completed", "--json");
         assertThat(r.code()).as(r.err()).isZero();
-        String json = lastJson(r);
+        String json = Cli.lastJson(r);
         assertThat(json).contains("\"delete_completed\":true").contains("\"duplicates\":0").contains("\"missing\":0")
                 .contains("\"not_completed\":0").contains("\"exact\":true");
         // The claim is the one update of each job's row, and its completion deletes it. A job claimed
@@ -279,10 +279,6 @@ class MainTest {
             assertThat(r.out()).isEmpty();
         }
         assertThat(run("churn", "--database-url", "sqlite://:memory:", "--jobs", "10").err()).contains("postgres://");
-    }
-
-    private static String lastJson(Result r) {
-        return r.out().lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow();
     }
 
     @Test

@@ -97,7 +97,7 @@ class RedisCommandsTest {
                     ? Cli.runOn(fresh, "bench", "--num-total-jobs", "3000", "--json")
                     : Cli.runOn(fresh, "bench", "--num-total-jobs", "3000", mode, "--json");
             assertThat(r.code()).as(mode + ": " + r.err()).isZero();
-            assertThat(lastJson(r)).as(String.valueOf(mode)).contains("\"driver\":\"redis\"")
+            assertThat(Cli.lastJson(r)).as(String.valueOf(mode)).contains("\"driver\":\"redis\"")
                     .contains("\"jobs_worked\":3000").contains("\"duplicates\":0").contains("\"missing\":0");
         }
     }
@@ -106,17 +106,13 @@ class RedisCommandsTest {
     void drainOnRedisAuditsExactlyOnceAndCountsTheServersCommandsAndFunctionCalls() throws Exception {
         Result r = run("drain", "--jobs", "2000", "--processes", "2", "--threads", "10", "--warmup", "200", "--json");
         assertThat(r.code()).as(r.err()).isZero();
-        JsonNode json = JSON.readTree(lastJson(r));
+        JsonNode json = JSON.readTree(Cli.lastJson(r));
         assertThat(json.get("duplicates").asLong()).isZero();
         assertThat(json.get("missing").asLong()).isZero();
         assertThat(json.get("not_completed").asLong()).isZero();
         assertThat(json.get("statements_per_job").asDouble()).isPositive();
         assertThat(json.get("script_calls_per_job").asDouble()).isPositive().isLessThan(json.get("statements_per_job").asDouble());
         assertThat(r.out()).contains("Redis commands/job").contains("function calls/job");
-    }
-
-    private static String lastJson(Result r) {
-        return r.out().lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow();
     }
 
     @Test

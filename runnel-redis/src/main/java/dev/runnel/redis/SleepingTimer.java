@@ -30,11 +30,7 @@ final class SleepingTimer implements Timer {
     private final Set<Scheduled> pending = ConcurrentHashMap.newKeySet();
 
     SleepingTimer(String threadName) {
-        executor = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread thread = new Thread(r, threadName);
-            thread.setDaemon(true);
-            return thread;
-        });
+        executor = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().name(threadName).daemon().factory());
         // A cancelled timeout leaves the queue at once rather than when it would have been due.
         executor.setRemoveOnCancelPolicy(true);
     }

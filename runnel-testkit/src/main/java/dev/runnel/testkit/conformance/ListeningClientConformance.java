@@ -115,15 +115,18 @@ public abstract class ListeningClientConformance {
         other = Runnel.builder().driver(drivers.get(1)).build();
     }
 
-    /** Waits until the worker has made no claim for {@code quiet}: the claims a start or a signal brings are over. */
+    /**
+     * Waits until the worker has made no claim for {@code quiet}, at most {@link Await#DEFAULT_TIMEOUT}:
+     * the claims a start or a signal brings are over.
+     */
     private void awaitNoClaimFor(Duration quiet) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        long deadline = System.nanoTime() + Await.DEFAULT_TIMEOUT.toNanos();
         int seen;
         do {
             seen = claims.get();
             Thread.sleep(quiet.toMillis());
         } while (claims.get() != seen && System.nanoTime() < deadline);
-        assertThat(claims.get()).as("claims went on for 20 s").isEqualTo(seen);
+        assertThat(claims.get()).as("claims went on for " + Await.DEFAULT_TIMEOUT.toSeconds() + " s").isEqualTo(seen);
     }
 
     /** Inserts job {@code name} into queue q through {@code into}; returns its id. */
