@@ -160,7 +160,7 @@ final class SqliteConnections implements AutoCloseable {
             try {
                 c = open(jdbcUrl, memory, readOnly, busyTimeoutMs);
                 if (!readOnly) {
-                    requireUtf8(c, description);
+                    requireSupported(c, description);
                 }
                 return c;
             } catch (SQLException e) {
@@ -195,7 +195,7 @@ final class SqliteConnections implements AutoCloseable {
             config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
         }
         config.setTempStore(SQLiteConfig.TempStore.MEMORY);
-        // Sets a new database's encoding; an existing one keeps its own, which requireUtf8 checks.
+        // Sets a new database's encoding; an existing one keeps its own, which requireSupported checks.
         config.setEncoding(SQLiteConfig.Encoding.UTF8);
         config.setCacheSize(-16_000); // 16 MB page cache per connection
         if (readOnly) {
@@ -205,15 +205,41 @@ final class SqliteConnections implements AutoCloseable {
     }
 
     /**
-     * Refuses a database stored in UTF-16 (a file another program created so): claimed rows'
-     * text is read as UTF-8 bytes ({@link SqliteRows#text}).
+     * The oldest SQLite library the statements run on: 3.45.0, the first with {@code jsonb_each}
+     * (sqlite-jdbc 3.45.0.0 and later bundle it).
      */
-    private static void requireUtf8(Connection connection, String description) throws SQLException {
-        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery("PRAGMA encoding")) {
-            String encoding = rs.next() ? rs.getString(1) : "";
-            if (!encoding.equals("UTF-8")) {
+    static final int[] MIN_VERSION = {3, 45, 0};
+
+    /**
+     * Refuses a SQLite library older than {@link #MIN_VERSION}, before any statement of Runnel's
+     * fails on it, and a database stored in UTF-16 (a file another program created so): claimed
+     * rows' text is read as UTF-8 bytes ({@link SqliteRows#text}).
+     */
+    private static void requireSupported(Connection connection, String description) throws SQLException {
+        try (Statement st = connection.createStatement();
+                ResultSet rs = st.executeQuery("SELECT sqlite_version(), (SELECT encoding FROM pragma_encoding)")) {
+            rs.next();
+            requireVersion(rs.getString(1));
+            String encoding = rs.getString(2);
+            if (!"UTF-8".equals(encoding)) {
                 throw new RunnelException("SQLite database " + description + " is stored in " + encoding
                         + "; Runnel keeps its jobs in UTF-8 databases: give it another file");
+            }
+        }
+    }
+
+    /** Throws unless {@code version} (as {@code sqlite_version()} gives it) is {@link #MIN_VERSION} or later. */
+    static void requireVersion(String version) {
+        String[] parts = version.split("\\.");
+        for (int i = 0; i < MIN_VERSION.length; i++) {
+            int have = i < parts.length ? Integer.parseInt(parts[i]) : 0;
+            if (have != MIN_VERSION[i]) {
+                if (have > MIN_VERSION[i]) {
+                    return;
+                }
+                throw new RunnelException("the SQLite library on the classpath is " + version + "; Runnel needs "
+                        + MIN_VERSION[0] + "." + MIN_VERSION[1] + "." + MIN_VERSION[2]
+                        + " or later (org.xerial:sqlite-jdbc 3.45.0.0 or later)");
             }
         }
     }

@@ -41,6 +41,27 @@ class SqliteEncodingTest {
         }
     }
 
+    @Test
+    void aSqliteLibraryOlderThanTheOneWhoseStatementsRunnelUsesIsRefusedWithTheVersionToGet() {
+        assertThatThrownBy(() -> SqliteConnections.requireVersion("3.44.2")).isInstanceOf(RunnelException.class)
+                .hasMessage("the SQLite library on the classpath is 3.44.2; Runnel needs 3.45.0 or later"
+                        + " (org.xerial:sqlite-jdbc 3.45.0.0 or later)");
+        assertThatThrownBy(() -> SqliteConnections.requireVersion("2.99.9")).isInstanceOf(RunnelException.class);
+        SqliteConnections.requireVersion("3.45.0");
+        SqliteConnections.requireVersion("3.45.1");
+        SqliteConnections.requireVersion("3.54.1");
+        SqliteConnections.requireVersion("4.0.0");
+    }
+
+    @Test
+    void theBundledSqliteLibraryIsRecentEnough() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:"); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT sqlite_version()")) {
+            rs.next();
+            SqliteConnections.requireVersion(rs.getString(1));
+        }
+    }
+
     private static String encodingOf(Path file) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("PRAGMA encoding")) {
