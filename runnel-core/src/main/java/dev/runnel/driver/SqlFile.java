@@ -109,9 +109,17 @@ public final class SqlFile<S extends Enum<S> & SqlFile.Statement> {
 
     /** A copy with {@code {schema}} replaced in every statement; {@code schema} must be validated. */
     public SqlFile<S> withSchema(String schema) {
+        return replacing("{schema}", schema);
+    }
+
+    /**
+     * A copy with {@code placeholder} (such as {@code {schema}}) replaced by {@code value} in every
+     * statement; {@code value} is SQL, so it must come from the driver, never from a user.
+     */
+    public SqlFile<S> replacing(String placeholder, String value) {
         Sql[] replaced = new Sql[statements.length];
         for (int i = 0; i < statements.length; i++) {
-            replaced[i] = statements[i].withText(statements[i].text().replace("{schema}", schema));
+            replaced[i] = statements[i].withText(statements[i].text().replace(placeholder, value));
         }
         return new SqlFile<>(source, replaced);
     }

@@ -110,6 +110,8 @@ final class SqliteConnections implements AutoCloseable {
     private long heldTicket = NO_TICKET;
     private int writesThisTurn;
     private final Session writer;
+    /** {@link #jsonEachFor} this library. */
+    private final String batchJsonEach;
     private final ArrayBlockingQueue<Session> readers;
     private final List<Session> allReaders = new ArrayList<>();
     private volatile boolean closed;
@@ -125,6 +127,10 @@ final class SqliteConnections implements AutoCloseable {
         long deadline = System.nanoTime() + busyTimeout.toNanos();
         try {
             this.writer = new Session(openWhileBusy(jdbcUrl, memory, false, nativeTimeoutMs, deadline));
+            // The library's own version (sqlite3_libversion), before anything runs a statement of ours.
+            String version = writer.connection.getMetaData().getDatabaseProductVersion();
+            requireVersion(version);
+            this.batchJsonEach = jsonEachFor(version);
             if (!memory) {
                 for (int i = 0; i < readerCount; i++) {
                     Session reader = new Session(openWhileBusy(jdbcUrl, false, true, nativeTimeoutMs, deadline));
@@ -160,7 +166,7 @@ final class SqliteConnections implements AutoCloseable {
             try {
                 c = open(jdbcUrl, memory, readOnly, busyTimeoutMs);
                 if (!readOnly) {
-                    requireSupported(c, description);
+                    requireUtf8(c, description);
                 }
                 return c;
             } catch (SQLException e) {
@@ -195,7 +201,7 @@ final class SqliteConnections implements AutoCloseable {
             config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
         }
         config.setTempStore(SQLiteConfig.TempStore.MEMORY);
-        // Sets a new database's encoding; an existing one keeps its own, which requireSupported checks.
+        // Sets a new database's encoding; an existing one keeps its own, which requireUtf8 checks.
         config.setEncoding(SQLiteConfig.Encoding.UTF8);
         config.setCacheSize(-16_000); // 16 MB page cache per connection
         if (readOnly) {
@@ -204,44 +210,62 @@ final class SqliteConnections implements AutoCloseable {
         return config.createConnection(jdbcUrl);
     }
 
-    /**
-     * The oldest SQLite library the statements run on: 3.45.0, the first with {@code jsonb_each}
-     * (sqlite-jdbc 3.45.0.0 and later bundle it).
-     */
-    static final int[] MIN_VERSION = {3, 45, 0};
+    /** The oldest SQLite library Runnel's statements run on: 3.38.0, the first with {@code ->>}. */
+    static final int[] MIN_VERSION = {3, 38, 0};
+
+    /** The first SQLite library with {@code jsonb_each}: 3.51.0. */
+    static final int[] JSONB_EACH_VERSION = {3, 51, 0};
 
     /**
-     * Refuses a SQLite library older than {@link #MIN_VERSION}, before any statement of Runnel's
-     * fails on it, and a database stored in UTF-16 (a file another program created so): claimed
-     * rows' text is read as UTF-8 bytes ({@link SqliteRows#text}).
+     * Refuses a database stored in UTF-16 (a file another program created so): claimed rows'
+     * text is read as UTF-8 bytes ({@link SqliteRows#text}).
      */
-    private static void requireSupported(Connection connection, String description) throws SQLException {
-        try (Statement st = connection.createStatement();
-                ResultSet rs = st.executeQuery("SELECT sqlite_version(), (SELECT encoding FROM pragma_encoding)")) {
-            rs.next();
-            requireVersion(rs.getString(1));
-            String encoding = rs.getString(2);
-            if (!"UTF-8".equals(encoding)) {
+    private static void requireUtf8(Connection connection, String description) throws SQLException {
+        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery("PRAGMA encoding")) {
+            String encoding = rs.next() ? rs.getString(1) : "";
+            if (!encoding.equals("UTF-8")) {
                 throw new RunnelException("SQLite database " + description + " is stored in " + encoding
                         + "; Runnel keeps its jobs in UTF-8 databases: give it another file");
             }
         }
     }
 
-    /** Throws unless {@code version} (as {@code sqlite_version()} gives it) is {@link #MIN_VERSION} or later. */
+    /**
+     * Throws unless {@code version} (as {@code sqlite_version()} gives it) is {@link #MIN_VERSION}
+     * or later: an older library is refused when the driver opens, not at a statement that fails.
+     */
     static void requireVersion(String version) {
+        if (!atLeast(version, MIN_VERSION)) {
+            throw new RunnelException("the SQLite library on the classpath is " + version + "; Runnel needs "
+                    + MIN_VERSION[0] + "." + MIN_VERSION[1] + "." + MIN_VERSION[2]
+                    + " or later (org.xerial:sqlite-jdbc " + MIN_VERSION[0] + "." + MIN_VERSION[1] + ".0 or later)");
+        }
+    }
+
+    /** Whether {@code version}, dotted numbers as {@code sqlite_version()} gives it, is {@code min} or later. */
+    static boolean atLeast(String version, int[] min) {
         String[] parts = version.split("\\.");
-        for (int i = 0; i < MIN_VERSION.length; i++) {
+        for (int i = 0; i < min.length; i++) {
             int have = i < parts.length ? Integer.parseInt(parts[i]) : 0;
-            if (have != MIN_VERSION[i]) {
-                if (have > MIN_VERSION[i]) {
-                    return;
-                }
-                throw new RunnelException("the SQLite library on the classpath is " + version + "; Runnel needs "
-                        + MIN_VERSION[0] + "." + MIN_VERSION[1] + "." + MIN_VERSION[2]
-                        + " or later (org.xerial:sqlite-jdbc 3.45.0.0 or later)");
+            if (have != min[i]) {
+                return have > min[i];
             }
         }
+        return true;
+    }
+
+    /**
+     * The table-valued function that reads a JSON array of a batch's elements: {@code jsonb_each}
+     * where the library has it, which hands each element over as binary JSON that {@code ->>}
+     * reads in place; {@code json_each}, which hands it over as text to parse again, before.
+     */
+    static String jsonEachFor(String version) {
+        return atLeast(version, JSONB_EACH_VERSION) ? "jsonb_each" : "json_each";
+    }
+
+    /** {@link #jsonEachFor} this driver's SQLite library. */
+    String batchJsonEach() {
+        return batchJsonEach;
     }
 
     /** Runs one write in autocommit under the writer lock, retrying while the database is busy. */

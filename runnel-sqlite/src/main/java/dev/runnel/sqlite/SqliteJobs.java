@@ -46,7 +46,8 @@ final class SqliteJobs {
     private final SqliteLinks links;
 
     SqliteJobs(SqliteConnections connections) {
-        this.sql = SqlFile.parse("job.sql", JobSql.class.getResourceAsStream("job.sql"), JobSql.class);
+        this.sql = SqlFile.parse("job.sql", JobSql.class.getResourceAsStream("job.sql"), JobSql.class)
+                .replacing("{jsonb_each}", connections.batchJsonEach());
         this.connections = connections;
         this.inserts = new SqliteInserts(sql, connections);
         this.links = new SqliteLinks(connections, inserts);

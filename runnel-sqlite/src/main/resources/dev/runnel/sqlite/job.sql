@@ -208,12 +208,14 @@ WHERE +state = 'running' AND queue = :queue AND attempted_at = :now AND attempte
 -- here and would cost another parse of each element.) The ids written come back.
 -- The unary + keeps the planner off the state index: with it, SQLite scanned every running job
 -- for each batch (2.3k jobs/s in the 100k bench); without, it looks each id up by rowid.
--- jsonb_each, not json_each: it hands each element over in SQLite's binary JSON, which ->> reads
--- without parsing the element's text again (3.2 against 3.55 us a job on 1,000-job batches).
+-- {jsonb_each} is jsonb_each where the SQLite library has it (3.51.0 and later), json_each before
+-- (SqliteConnections.jsonEachFor): jsonb_each hands each element over in SQLite's binary JSON,
+-- which ->> reads without parsing the element's text again (3.2 against 3.55 us a job on
+-- 1,000-job batches).
 UPDATE runnel_job
 SET state = 'completed', finalized_at = batch.finalized_at
 FROM (SELECT value ->> 0 AS id, value ->> 1 AS finalized_at,
-      value ->> 2 AS attempted_at FROM jsonb_each(:batch)) AS batch
+      value ->> 2 AS attempted_at FROM {jsonb_each}(:batch)) AS batch
 WHERE runnel_job.id = batch.id AND +runnel_job.state = 'running' AND runnel_job.attempted_at = batch.attempted_at
   AND runnel_job.attempted_by ->> '$[#-1]' = :client_id
 RETURNING runnel_job.id;
@@ -224,7 +226,7 @@ RETURNING runnel_job.id;
 -- later. The jobs are looked up from the batch, each by its rowid (CROSS JOIN keeps that order),
 -- and deleted by rowid, the batch read as JobCompleteMany reads it. The ids deleted come back.
 DELETE FROM runnel_job
-WHERE id IN (SELECT j.id FROM jsonb_each(:batch) AS batch CROSS JOIN runnel_job AS j
+WHERE id IN (SELECT j.id FROM {jsonb_each}(:batch) AS batch CROSS JOIN runnel_job AS j
              WHERE j.id = batch.value ->> 0 AND +j.state = 'running' AND j.attempted_at = batch.value ->> 2
                AND j.attempted_by ->> '$[#-1]' = :client_id)
 RETURNING id;

@@ -43,22 +43,34 @@ class SqliteEncodingTest {
 
     @Test
     void aSqliteLibraryOlderThanTheOneWhoseStatementsRunnelUsesIsRefusedWithTheVersionToGet() {
-        assertThatThrownBy(() -> SqliteConnections.requireVersion("3.44.2")).isInstanceOf(RunnelException.class)
-                .hasMessage("the SQLite library on the classpath is 3.44.2; Runnel needs 3.45.0 or later"
-                        + " (org.xerial:sqlite-jdbc 3.45.0.0 or later)");
+        assertThatThrownBy(() -> SqliteConnections.requireVersion("3.37.2")).isInstanceOf(RunnelException.class)
+                .hasMessage("the SQLite library on the classpath is 3.37.2; Runnel needs 3.38.0 or later"
+                        + " (org.xerial:sqlite-jdbc 3.38.0 or later)");
         assertThatThrownBy(() -> SqliteConnections.requireVersion("2.99.9")).isInstanceOf(RunnelException.class);
-        SqliteConnections.requireVersion("3.45.0");
-        SqliteConnections.requireVersion("3.45.1");
-        SqliteConnections.requireVersion("3.54.1");
+        SqliteConnections.requireVersion("3.38.0");
+        SqliteConnections.requireVersion("3.50.3");
         SqliteConnections.requireVersion("4.0.0");
     }
 
     @Test
-    void theBundledSqliteLibraryIsRecentEnough() throws Exception {
+    void aBatchIsReadWithJsonbEachWhereTheLibraryHasItAndWithJsonEachBefore() {
+        assertThat(SqliteConnections.jsonEachFor("3.50.3")).isEqualTo("json_each");
+        assertThat(SqliteConnections.jsonEachFor("3.51.0")).isEqualTo("jsonb_each");
+        assertThat(SqliteConnections.jsonEachFor("3.54.1")).isEqualTo("jsonb_each");
+        assertThat(SqliteConnections.jsonEachFor("4.0.0")).isEqualTo("jsonb_each");
+    }
+
+    @Test
+    void theDriverOpensOnTheBundledLibraryAndReadsItsBatchesWithWhatThatLibraryHas() throws Exception {
+        String version;
         try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:"); Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT sqlite_version()")) {
             rs.next();
-            SqliteConnections.requireVersion(rs.getString(1));
+            version = rs.getString(1);
+        }
+        try (SqliteConnections connections = new SqliteConnections("jdbc:sqlite:" + dir.resolve("v.db"), "v.db",
+                java.util.Optional.of(dir.resolve("v.db")), 1, java.time.Duration.ofSeconds(5), SqliteBusyWait.FAIR)) {
+            assertThat(connections.batchJsonEach()).isEqualTo(SqliteConnections.jsonEachFor(version));
         }
     }
 
