@@ -11,11 +11,13 @@ import dev.runnel.driver.QueueRateLimitParams;
 import dev.runnel.driver.QueueRegisterParams;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,7 +94,9 @@ public final class ClientRuntime {
                 runtimeListeners)));
         JobStartAlarm alarm = new JobStartAlarm();
         producers.values().forEach(p -> p.watchedBy(alarm));
-        this.deadlines = new DeadlineWatcher(List.copyOf(producers.values()), alarm);
+        this.deadlines = new DeadlineWatcher(producers.values().stream()
+                .<Supplier<Collection<RunningJob>>>map(p -> p::running).toList());
+        runner.watchedBy(deadlines);
         this.cancels = new CancelWatcher(driver, List.copyOf(producers.values()), alarm);
     }
 

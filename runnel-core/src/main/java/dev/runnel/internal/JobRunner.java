@@ -55,6 +55,8 @@ public final class JobRunner {
      * logger) setting it would only build strings per job for nothing.
      */
     private final boolean mdc = !(MDC.getMDCAdapter() instanceof NOPMDCAdapter);
+    /** Told of each attempt's deadline; null outside a client (set before its first job starts). */
+    private DeadlineWatcher deadlines;
 
     public JobRunner(Map<String, WorkUnit<?>> units, Clock clock, Duration defaultTimeout, RetryPolicy retryPolicy,
             Hooks hooks, ArgsCodec codec) {
@@ -64,6 +66,11 @@ public final class JobRunner {
         this.retryPolicy = retryPolicy;
         this.middleware = hooks.work();
         this.errorHandler = hooks.errorHandler();
+    }
+
+    /** The watcher that cancels attempts past their deadline; before the first job. */
+    void watchedBy(DeadlineWatcher deadlines) {
+        this.deadlines = deadlines;
     }
 
     /**
@@ -182,6 +189,9 @@ public final class JobRunner {
             running.bind(Thread.currentThread(), null, 0);
         } else {
             running.bind(Thread.currentThread(), timeout, clock.millis());
+            if (deadlines != null) {
+                deadlines.deadlineSet(running);
+            }
         }
         Throwable failure = null;
         try {

@@ -5,9 +5,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
 /**
- * Wakes the tickers that sleep long while none of a client's jobs runs (the deadline and cancel
- * watchers) at the first job start after one of them went to sleep. A job start costs one volatile
- * read while no watcher sleeps.
+ * Wakes the tickers that sleep long while none of a client's jobs runs (the cancel watcher) at the
+ * first job start after one of them went to sleep. A job start costs one volatile read while no
+ * watcher sleeps.
  */
 final class JobStartAlarm {
     private final List<Runnable> sleepers = new CopyOnWriteArrayList<>();

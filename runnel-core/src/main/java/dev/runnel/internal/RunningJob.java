@@ -123,8 +123,9 @@ public final class RunningJob implements JobContext, Completer.Handed {
         return timeout;
     }
 
-    boolean pastDeadline(long nowNanos) {
-        return nowNanos - deadlineNanos > 0 && deadlineNanos != Long.MAX_VALUE;
+    /** When the attempt's timeout runs out ({@link System#nanoTime()}), or {@link Long#MAX_VALUE} when it has none or is not bound yet. */
+    long deadlineNanos() {
+        return deadlineNanos;
     }
 
     Cause cause() {

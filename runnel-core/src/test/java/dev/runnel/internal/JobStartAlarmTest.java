@@ -31,37 +31,37 @@ class JobStartAlarmTest {
     @Test
     void theFirstJobStartAfterAWatcherWentIdleWakesEveryWatcherOnce() {
         JobStartAlarm alarm = new JobStartAlarm();
-        Sleeper deadlines = new Sleeper();
-        Sleeper cancels = new Sleeper();
-        alarm.wakes(deadlines::wakeUp);
-        alarm.wakes(cancels::wakeUp);
+        Sleeper first = new Sleeper();
+        Sleeper second = new Sleeper();
+        alarm.wakes(first::wakeUp);
+        alarm.wakes(second::wakeUp);
         assertThat(alarm.armIfIdle(() -> false)).as("nothing runs: sleep").isTrue();
         alarm.jobStarted();
         alarm.jobStarted();
-        assertThat(deadlines.woken).hasValue(1);
-        assertThat(cancels.woken).hasValue(1);
+        assertThat(first.woken).hasValue(1);
+        assertThat(second.woken).hasValue(1);
     }
 
     @Test
     void whileJobsRunTheAlarmStaysDownAndJobStartsWakeNobody() {
         JobStartAlarm alarm = new JobStartAlarm();
-        Sleeper deadlines = new Sleeper();
-        alarm.wakes(deadlines::wakeUp);
+        Sleeper first = new Sleeper();
+        alarm.wakes(first::wakeUp);
         assertThat(alarm.armIfIdle(() -> true)).isFalse();
         alarm.jobStarted();
-        assertThat(deadlines.woken).hasValue(0);
+        assertThat(first.woken).hasValue(0);
     }
 
     @Test
     void aJobAddedBetweenTheTwoLooksKeepsTheWatcherAwake() {
         JobStartAlarm alarm = new JobStartAlarm();
-        Sleeper deadlines = new Sleeper();
-        alarm.wakes(deadlines::wakeUp);
+        Sleeper first = new Sleeper();
+        alarm.wakes(first::wakeUp);
         AtomicBoolean second = new AtomicBoolean();
         // Nothing at the first look; a job is added before the second: the watcher does not sleep,
         // and the job's start, seeing the alarm raised, wakes it anyway.
         assertThat(alarm.armIfIdle(() -> second.getAndSet(true))).isFalse();
         alarm.jobStarted();
-        assertThat(deadlines.woken).hasValue(1);
+        assertThat(first.woken).hasValue(1);
     }
 }
