@@ -11,9 +11,9 @@ import java.util.function.Supplier;
  * falls due: it sleeps until the earliest deadline among the running attempts (but at least
  * {@link #SWEEP} after its last sweep), and an attempt given a deadline that this sleep would miss
  * by more than {@link #SWEEP} wakes it. Most jobs end long before their timeout (a minute by
- * default), so a job's start wakes nothing: woken at every start after a moment with nothing
- * running and again {@code SWEEP} later, the watcher was two more threads to schedule per job
- * for a client whose jobs come one at a time, each taking a core from the job and its claim.
+ * default), so a job's start wakes nothing: a watcher woken by job starts would be one more thread
+ * to schedule per job for a client whose jobs come one at a time, taking a core from the job and
+ * its claim.
  */
 public final class DeadlineWatcher extends Ticker {
     /** The least time between two sweeps; a timeout fires at most this late. */
