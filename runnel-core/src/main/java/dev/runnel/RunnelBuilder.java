@@ -56,8 +56,9 @@ public final class RunnelBuilder {
      */
     public static final int DEFAULT_COMPLETER_BATCH_SIZE = 1_000;
     /**
-     * Default {@link #completerFlushInterval}: 5 ms, the longest an outcome waits for company;
-     * short enough that a lone job's completion is not noticeably delayed.
+     * Default {@link #completerFlushInterval}: 5 ms, the longest an outcome waits for company.
+     * A lone job's outcome, one that comes after a flush interval with nothing written, does not
+     * wait at all.
      */
     public static final Duration DEFAULT_COMPLETER_FLUSH_INTERVAL = Duration.ofMillis(5);
     /** The most concurrent jobs a queue may have: {@value}. */
@@ -390,7 +391,11 @@ public final class RunnelBuilder {
         return this;
     }
 
-    /** The longest an outcome waits for its batch to fill before it is written. */
+    /**
+     * The longest an outcome waits for its batch to fill before it is written. An outcome that
+     * comes when nothing was written for this long is written at once: outcomes that come further
+     * apart than this gather no batch, so they do not wait for one.
+     */
     public RunnelBuilder completerFlushInterval(Duration interval) {
         this.completerFlushInterval = notNegative("completerFlushInterval", interval);
         return this;

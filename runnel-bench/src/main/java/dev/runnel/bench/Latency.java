@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -23,7 +24,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The latency bench ({@code runnel bench --latency}): jobs inserted one at a time, at a steady
  * rate, into an idle client (or one working a steady background load, {@link Options#loadPerSec});
- * for each, the time from the insert call to its worker starting. On
+ * for each, the time from the insert call to its worker starting, and to its completion being
+ * stored. On
  * SQLite the client runs in this JVM, woken by the in-process signal; on Postgres and Redis it
  * runs in a JVM of its own, woken by LISTEN/NOTIFY or by the namespace's pub/sub channel. First,
  * one job waits while a new client starts: the time from its start call to that job's worker
@@ -73,12 +75,22 @@ public final class Latency {
             String queue = queue();
             double cold = LatencyProbe.warmUp(db.driver());
             BlockingQueue<long[]> starts = new LinkedBlockingQueue<>();
-            Runnel runnel = LatencyProbe.client(db.driver(), queue, options.workers(),
-                    (id, sent, started) -> starts.add(new long[] {id, sent, started}));
+            BlockingQueue<long[]> stored = new LinkedBlockingQueue<>();
+            Runnel runnel = LatencyProbe.client(db.driver(), queue, options.workers(), new LatencyProbe.Sink() {
+                @Override
+                public void started(long id, long sentMicros, long startedMicros) {
+                    starts.add(new long[] {id, sentMicros, startedMicros});
+                }
+
+                @Override
+                public void stored(long id, long storedMicros) {
+                    stored.add(new long[] {id, storedMicros});
+                }
+            });
             try {
                 // Inserted through the working client itself, as an application would: its insert
                 // signals its own producer (another client's insert would wake only that client).
-                return measure("sqlite", "same", cold, runnel, queue, starts, () -> {
+                return measure("sqlite", "same", cold, runnel, queue, starts, stored, () -> {
                     long t0 = LatencyProbe.nowMicros();
                     runnel.start();
                     return t0;
@@ -133,12 +145,16 @@ public final class Latency {
                 double cold = Double.parseDouble(expect(lines, "cold ", Duration.ofSeconds(180)).substring(5));
                 expect(lines, "ready", Duration.ofSeconds(60));
                 BlockingQueue<long[]> starts = new LinkedBlockingQueue<>();
+                BlockingQueue<long[]> stored = new LinkedBlockingQueue<>();
                 Thread.ofPlatform().daemon().start(() -> {
                     try {
                         for (String line = lines.take(); !line.equals(EOF); line = lines.take()) {
                             if (line.startsWith("job ")) {
                                 String[] f = line.split(" ");
                                 starts.add(new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3])});
+                            } else if (line.startsWith("stored ")) {
+                                String[] f = line.split(" ");
+                                stored.add(new long[] {Long.parseLong(f[1]), Long.parseLong(f[2])});
                             } else if (line.startsWith("started ")) {
                                 starts.add(new long[] {-1, Long.parseLong(line.substring(8).strip()), 0});
                             }
@@ -148,7 +164,7 @@ public final class Latency {
                     }
                 });
                 Runnel inserter = Runnel.builder().driver(db.driver()).build();
-                LatencyResult result = measure(driver, "other", cold, inserter, queue, starts, () -> {
+                LatencyResult result = measure(driver, "other", cold, inserter, queue, starts, stored, () -> {
                     send(stdin, "go");
                     long[] started = starts.poll(60, TimeUnit.SECONDS);
                     if (started == null || started[0] != -1) {
@@ -173,8 +189,14 @@ public final class Latency {
         long start() throws IOException, InterruptedException;
     }
 
+    /**
+     * Runs the warm-up and the measured jobs. {@code starts} hears {@code {id, sent, started}} as
+     * each job starts, {@code stored} {@code {id, stored}} as its completion is stored (both wall
+     * clock microseconds).
+     */
     private LatencyResult measure(String driver, String process, double coldMs, Runnel inserter, String queue,
-            BlockingQueue<long[]> starts, Starter starter) throws IOException, InterruptedException {
+            BlockingQueue<long[]> starts, BlockingQueue<long[]> stored, Starter starter)
+            throws IOException, InterruptedException {
         InsertOptions opts = InsertOptions.builder().queue(queue).build();
         IdBitmap inserted = new IdBitmap();
         IdBitmap worked = new IdBitmap();
@@ -196,7 +218,9 @@ public final class Latency {
         if (load != null) {
             Thread.sleep(500); // the load at its pace before the first measured job
         }
+        stored.clear(); // the warm-up's
         long[] micros = new long[options.jobs()];
+        Map<Long, Long> sentById = new HashMap<>(options.jobs() * 2);
         long interval = (long) (1e9 / options.ratePerSec());
         long next = System.nanoTime();
         int got = 0;
@@ -209,6 +233,7 @@ public final class Latency {
             inserted.add(inserter.insert(new LatencyProbe.Args(LatencyProbe.nowMicros()), opts).id());
             for (long[] s; (s = starts.poll()) != null; ) {
                 duplicates += worked.add(s[0]) ? 0 : 1;
+                sentById.put(s[0], s[1]);
                 micros[got++] = s[2] - s[1];
             }
         }
@@ -218,20 +243,43 @@ public final class Latency {
             if (s != null) {
                 duplicates += worked.add(s[0]) ? 0 : 1;
                 if (got < micros.length) {
+                    sentById.put(s[0], s[1]);
                     micros[got++] = s[2] - s[1];
                 }
             }
         }
+        long[] storedMicros = storedTimes(stored, sentById, deadline);
         if (load != null) {
             load.interrupt();
             load.join();
         }
         long missing = inserted.countMissingIn(worked);
         LatencyResult result = LatencyResult.of(driver, process, options.ratePerSec(), options.loadPerSec(),
-                java.util.Arrays.copyOf(micros, got), firstMs, coldMs, duplicates, missing);
+                java.util.Arrays.copyOf(micros, got), storedMicros, firstMs, coldMs, duplicates, missing);
         out.println(result.describe());
         out.flush();
         return result;
+    }
+
+    /**
+     * From insert to stored completion, in microseconds, for each measured job ({@code sentById}):
+     * waits until {@code deadline} for their completions to be stored, and leaves out the others'.
+     */
+    private static long[] storedTimes(BlockingQueue<long[]> stored, Map<Long, Long> sentById, long deadline)
+            throws InterruptedException {
+        long[] micros = new long[sentById.size()];
+        int n = 0;
+        while (n < micros.length) {
+            long[] s = stored.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (s == null) {
+                break;
+            }
+            Long sent = sentById.remove(s[0]);
+            if (sent != null) {
+                micros[n++] = s[1] - sent;
+            }
+        }
+        return java.util.Arrays.copyOf(micros, n);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.runnel.bench;
 
 import dev.runnel.JobArgs;
+import dev.runnel.JobEvent;
 import dev.runnel.Runnel;
 import dev.runnel.driver.Driver;
 import java.io.BufferedReader;
@@ -9,14 +10,18 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The working side of the latency bench: a client whose worker notes, as it starts each job, the
- * wall-clock time (microseconds) next to the insert time the job carries. Wall clocks, not
- * {@code nanoTime}, so that an insert in one JVM and a start in another compare on one machine.
- * In its own JVM ({@link #main}) it talks over stdin and stdout: after a warm-up, {@code cold MS} and {@code ready}, then on {@code go}
- * it prints {@code started T} and starts the client, then {@code job ID SENT STARTED} per job,
- * and on {@code stop} stops and prints {@code done}.
+ * wall-clock time (microseconds) next to the insert time the job carries, and whose listener notes
+ * when the job's completion was stored. Wall clocks, not {@code nanoTime}, so that an insert in one
+ * JVM and a start in another compare on one machine. In its own JVM ({@link #main}) it talks over
+ * stdin and stdout: after a warm-up, {@code cold MS} and {@code ready}, then on {@code go} it prints
+ * {@code started T} and starts the client, then {@code job ID SENT STARTED} per job as it starts
+ * and {@code stored ID T} as its completion is stored, and on {@code stop} stops and prints
+ * {@code done}.
  */
 public final class LatencyProbe {
     /** The variable that carries the database URL to a probe JVM (not its command line, which ps shows). */
@@ -34,10 +39,13 @@ public final class LatencyProbe {
         }
     }
 
-    /** Hears of each job as its worker starts. */
+    /** Hears of each job as its worker starts, and as its completion is stored. */
     @FunctionalInterface
     interface Sink {
         void started(long id, long sentMicros, long startedMicros);
+
+        /** The job's completion was stored (the client's listeners hear of it only then). */
+        default void stored(long id, long storedMicros) {}
     }
 
     private LatencyProbe() {}
@@ -53,12 +61,19 @@ public final class LatencyProbe {
      * sink hears of every job but the background ones ({@link #LOAD}).
      */
     static Runnel client(Driver driver, String queue, int workers, Sink sink) {
+        Set<Long> reported = ConcurrentHashMap.newKeySet();
         return Runnel.builder()
                 .driver(driver)
                 .queue(queue, workers)
                 .worker(Args.class, job -> {
                     if (job.args().sentMicros() != LOAD) {
+                        reported.add(job.id());
                         sink.started(job.id(), job.args().sentMicros(), nowMicros());
+                    }
+                })
+                .listener(event -> {
+                    if (event.type() == JobEvent.Type.COMPLETED && reported.remove(event.job().id())) {
+                        sink.stored(event.job().id(), nowMicros());
                     }
                 })
                 .build();
@@ -90,10 +105,22 @@ public final class LatencyProbe {
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
         try (Driver driver = dev.runnel.Drivers.open(System.getenv(URL_VARIABLE));
                 BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-            Runnel runnel = client(driver, args[0], Integer.parseInt(args[1]), (id, sent, started) -> {
-                synchronized (out) {
-                    out.println("job " + id + " " + sent + " " + started);
-                    out.flush();
+            Runnel runnel = client(driver, args[0], Integer.parseInt(args[1]), new Sink() {
+                @Override
+                public void started(long id, long sent, long started) {
+                    say("job " + id + " " + sent + " " + started);
+                }
+
+                @Override
+                public void stored(long id, long storedMicros) {
+                    say("stored " + id + " " + storedMicros);
+                }
+
+                private void say(String line) {
+                    synchronized (out) {
+                        out.println(line);
+                        out.flush();
+                    }
                 }
             });
             double cold = warmUp(driver);

@@ -42,11 +42,16 @@ class LatencyTest {
         assertThat(r.p50Ms()).isPositive().isLessThanOrEqualTo(r.p99Ms());
         assertThat(r.p99Ms()).isLessThanOrEqualTo(r.p999Ms());
         assertThat(r.p999Ms()).isLessThanOrEqualTo(r.maxMs());
+        // Each job's completion is stored after it starts, so each figure is at least its start's.
+        assertThat(r.storedP50Ms()).as("insert to stored completion, p50").isGreaterThanOrEqualTo(r.p50Ms());
+        assertThat(r.storedP99Ms()).as("insert to stored completion, p99").isGreaterThanOrEqualTo(r.p99Ms())
+                .isGreaterThanOrEqualTo(r.storedP50Ms());
         assertThat(r.firstJobMs()).isPositive();
         assertThat(r.coldFirstJobMs()).isPositive();
         assertThat(Latency.toJsonLines(List.of(r), Map.of())).singleElement().asString()
                 .startsWith("{\"bench\":\"latency\"")
                 .contains("\"driver\":\"" + driver + "\"", "\"p50_ms\":", "\"p99_ms\":", "\"p999_ms\":", "\"max_ms\":",
+                        "\"stored_p50_ms\":", "\"stored_p99_ms\":",
                         "\"exact\":true");
     }
 

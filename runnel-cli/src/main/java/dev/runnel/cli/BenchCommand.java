@@ -65,7 +65,8 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--latency", description = "Instead, measure the latency from insert to start: jobs inserted one "
             + "at a time into an idle client, on SQLite (same process) and Postgres (another process, woken by "
             + "LISTEN/NOTIFY), and on Redis too (another process, woken by pub/sub) when --database-url names one, in a"
-            + " namespace of its own; with --json, ends with a JSON line per driver: p50, p99, p99.9 and max.")
+            + " namespace of its own; also the time to each job's completion being stored. With --json, ends with a"
+            + " JSON line per driver: p50, p99, p99.9 and max, and the completions' p50 and p99.")
     boolean latency;
 
     @Option(names = "--postgres-url", paramLabel = "URL", defaultValue = JobsTableCommand.DEFAULT_POSTGRES_URL,

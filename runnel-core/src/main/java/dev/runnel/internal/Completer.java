@@ -33,8 +33,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes job outcomes in batches: plain completions in one statement, everything else (completions
- * with output too) in another,
- * flushed when a batch is full or a few milliseconds after its first outcome. When writes fall
+ * with output too) in another, flushed when a batch is full or a flush interval (a few
+ * milliseconds) after its first outcome. An outcome that comes when nothing was written for a flush
+ * interval is written at once: outcomes then come too far apart for a batch to gather, and waiting
+ * would only delay it. When writes fall
  * behind ({@link #behind}), a job's outcome keeps the job's place in its producer's slots until the
  * completer takes it into a batch ({@link Handed#taken}): producers claim less (backpressure), and
  * no worker thread waits for the completer.
@@ -110,6 +112,8 @@ public final class Completer implements Service {
     private volatile int neededForFull;
     private final AtomicInteger pending = new AtomicInteger();
     private volatile Thread thread;
+    /** When the last write ended ({@code nanoTime}); on the completer's thread only. */
+    private long lastWriteEnded;
     private final Runnable linkedFinished;
     /** A linked job's outcome is waiting: the batch gathered so far is written without waiting out the interval. */
     private volatile boolean urgent;
@@ -134,6 +138,7 @@ public final class Completer implements Service {
         this.clock = clock;
         this.retryPolicy = retryPolicy;
         this.flushNanos = config.flushInterval().toNanos();
+        this.lastWriteEnded = System.nanoTime() - flushNanos;
         this.backlog = config.batchSize() * 4;
     }
 
@@ -228,6 +233,7 @@ public final class Completer implements Service {
                 LOG.error("writing {} job outcomes failed unexpectedly; their jobs stay running until rescued",
                         batch.size(), e);
             }
+            lastWriteEnded = System.nanoTime();
         }
     }
 
@@ -249,9 +255,17 @@ public final class Completer implements Service {
         if (take(batch, 1) == 0) {
             return;
         }
+        long now = System.nanoTime();
+        if (now - lastWriteEnded >= flushNanos) {
+            // Nothing was written for a flush interval: outcomes come further apart than that, and
+            // the wait would delay this one (and wake this thread once more) for no company. The
+            // outcomes that come during its write gather for the next.
+            take(batch, config.batchSize() - batch.size());
+            return;
+        }
         // Sleep out the flush interval rather than wake for every outcome (a futex round trip
         // each); a submitter wakes us early once a full batch is waiting.
-        long deadline = System.nanoTime() + flushNanos;
+        long deadline = now + flushNanos;
         while (true) {
             take(batch, config.batchSize() - batch.size());
             long wait = deadline - System.nanoTime();
