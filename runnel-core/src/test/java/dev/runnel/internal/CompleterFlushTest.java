@@ -45,12 +45,22 @@ class CompleterFlushTest {
                 });
     }
 
-    private Completer completer(Duration flushInterval) {
+    /** What a test does with a running completer. */
+    private interface Steps {
+        void run(Completer completer) throws Exception;
+    }
+
+    /** Runs {@code steps} with a completer of this flush interval, stopped after them. */
+    private void withCompleter(Duration flushInterval, Steps steps) throws Exception {
         Completer completer = new Completer(completingDriver(), List.of((JobEvent e) -> heard.add(e.job().id())),
                 new Completer.Config(100, flushInterval, Duration.ofSeconds(5), "c"), Clock.systemUTC(),
                 RetryPolicy.DEFAULT, RuntimeListeners.NONE);
         completer.start();
-        return completer;
+        try {
+            steps.run(completer);
+        } finally {
+            completer.stop();
+        }
     }
 
     private static Completer.Handed completed(long id) {
@@ -71,8 +81,7 @@ class CompleterFlushTest {
 
     @Test
     void aLoneOutcomeIsWrittenAtOnceNotAfterTheFlushInterval() throws Exception {
-        Completer completer = completer(Duration.ofSeconds(30));
-        try {
+        withCompleter(Duration.ofSeconds(30), completer -> {
             long submitted = System.nanoTime();
             completer.submit(completed(1));
             await(() -> heard.contains(1L), 10, "the lone outcome stored and heard well before the 30 s interval");
@@ -80,16 +89,13 @@ class CompleterFlushTest {
                 assertThat(w.ids()).containsExactly(1L);
                 assertThat(w.atNanos() - submitted).isLessThan(TimeUnit.SECONDS.toNanos(10));
             });
-        } finally {
-            completer.stop();
-        }
+        });
     }
 
     @Test
     void outcomesThatComeSoonAfterAWriteWaitForCompanyAndShareOneWrite() throws Exception {
         Duration interval = Duration.ofSeconds(2);
-        Completer completer = completer(interval);
-        try {
+        withCompleter(interval, completer -> {
             completer.submit(completed(1));
             await(() -> writes.size() == 1, 10, "the first outcome written alone, at once");
             long firstWrite = writes.getFirst().atNanos();
@@ -102,16 +108,13 @@ class CompleterFlushTest {
             assertThat(writes.get(1).atNanos() - firstWrite)
                     .as("the four waited out the flush interval begun by the first of them")
                     .isGreaterThanOrEqualTo(interval.toNanos() * 3 / 4);
-        } finally {
-            completer.stop();
-        }
+        });
     }
 
     @Test
     void anOutcomeAfterAQuietIntervalIsWrittenAtOnceAgain() throws Exception {
         Duration interval = Duration.ofSeconds(1);
-        Completer completer = completer(interval);
-        try {
+        withCompleter(interval, completer -> {
             completer.submit(completed(1));
             await(() -> writes.size() == 1, 10, "the first outcome written");
             Thread.sleep(interval.toMillis() * 2);
@@ -122,8 +125,6 @@ class CompleterFlushTest {
             assertThat(writes.get(1).atNanos() - submitted)
                     .as("written without waiting out the interval")
                     .isLessThan(interval.toNanos() * 2 / 3);
-        } finally {
-            completer.stop();
-        }
+        });
     }
 }
