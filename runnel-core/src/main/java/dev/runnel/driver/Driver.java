@@ -201,6 +201,16 @@ public interface Driver extends AutoCloseable {
     /** Deletes final jobs past their retention (see {@link JobDeleteFinalizedParams}); returns how many. */
     int jobDeleteFinalized(JobDeleteFinalizedParams params);
 
+    /**
+     * Brings the database's planner statistics for the job table up to date when the table has
+     * grown far past what they last counted, so that statements planned while it was small are
+     * planned again; returns whether it did. The leader calls it every second. A store whose
+     * statements do not keep plans made for the table's size does nothing, as this default does.
+     */
+    default boolean jobStatisticsRefresh() {
+        return false;
+    }
+
     // ---- links: workflows, batches, sequences ----
 
     /**

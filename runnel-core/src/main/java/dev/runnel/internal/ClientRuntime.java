@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 /**
  * A started client's moving parts, wired together: the heartbeat that keeps it registered, the
  * elector, the maintenance services that run while it leads (scheduler, rescuer, cleaner,
- * periodic enqueuer), the completer, a producer per queue, and the deadline watcher; at start, the
+ * statistics keeper, periodic enqueuer), the completer, a producer per queue, and the deadline watcher; at start, the
  * periodic jobs its code declares are stored. Started and stopped as one, in the
  * order that leaves nothing behind: a stop ends fetching, lets running jobs finish or cancels
  * them, writes every outcome, then gives up the lease and records the stop.
@@ -66,6 +66,7 @@ public final class ClientRuntime {
                 config.heartbeatInterval(), config.heartbeatTimeout(), config.rescueThreshold()), elector, health));
         maintenance.add(new Cleaner(driver, config.clock(), new Cleaner.Config(config.clientId(),
                 config.cleanerInterval(), config.retention()), elector));
+        maintenance.add(new StatisticsKeeper(driver, elector));
         maintenance.add(new PeriodicEnqueuer(driver, config.clock(), new PeriodicEnqueuer.Config(config.clientId(),
                 config.schedulerInterval(), periodicGrace(config.leaderLease())), elector, this::wake));
         maintenance.forEach(elector::wakeOnElection);

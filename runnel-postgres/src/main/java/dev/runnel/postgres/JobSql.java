@@ -30,7 +30,9 @@ enum JobSql implements SqlFile.Statement {
             P.LEADER_ID),
     JobDeleteFinalized(P.STATE, P.FROM, P.BEFORE, P.LIMIT, P.LEADER_ID, P.NOW),
     JobGet(P.ID),
-    JobGetMany(P.IDS);
+    JobGetMany(P.IDS),
+    JobTableGrown,
+    JobTableAnalyze;
 
     /** The parameters of {@code job.sql}'s statements. */
     enum P implements SqlFile.Param {

@@ -103,10 +103,9 @@ public final class PostgresDriver implements Driver {
     /** The schema used when none is given: {@value}. */
     public static final String DEFAULT_SCHEMA = PostgresSchema.DEFAULT;
     /**
-     * The default size of a pool the driver builds: {@value}. Every statement is short and holds
-     * its connection only while it runs, and a small pool leaves room under Postgres' default
-     * {@code max_connections} of 100 for several processes. Not yet measured: raise it when
-     * operations wait for connections.
+     * The default size of a pool the driver builds: {@value}. Every statement is short and holds its
+     * connection only while it runs, and a small pool leaves room under Postgres' default {@code
+     * max_connections} of 100 for several processes. Not yet measured: raise it when operations wait.
      */
     public static final int DEFAULT_MAX_POOL_SIZE = 10;
     /** The largest pool the builder accepts: {@value}. */
@@ -135,10 +134,9 @@ public final class PostgresDriver implements Driver {
     /** The longest socket timeout the builder accepts: 24 h (pgjdbc keeps it in int milliseconds). */
     public static final Duration MAX_SOCKET_TIMEOUT = Duration.ofHours(24);
     /**
-     * Whether the connections the driver opens ask the operating system for TCP keepalive probes by
-     * default: {@value}. With the system's usual timing (Linux probes after 2 h idle) they find a
-     * dead peer late; they keep long-idle connections alive in firewalls that honour them, and are
-     * the only bound left when the socket timeout is switched off.
+     * Whether the connections the driver opens ask the system for TCP keepalive probes by default:
+     * {@value}. With the usual timing (Linux probes after 2 h idle) they find a dead peer late; they
+     * keep idle connections alive in firewalls that honour them, and bound a switched-off timeout.
      */
     public static final boolean DEFAULT_TCP_KEEP_ALIVE = true;
 
@@ -375,6 +373,11 @@ public final class PostgresDriver implements Driver {
     @Override
     public int jobDeleteFinalized(JobDeleteFinalizedParams params) {
         return jobs.deleteFinalized(params);
+    }
+
+    @Override
+    public boolean jobStatisticsRefresh() {
+        return jobs.refreshStatistics();
     }
 
     // ---- administration ----

@@ -28,6 +28,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -491,6 +492,21 @@ final class PostgresJobs {
         });
         cleanCursor.deleted(p.state(), from, Optional.ofNullable(deleted.newest()).map(OffsetDateTime::toInstant));
         return deleted.count();
+    }
+
+    /** Analyzes the job table when it has grown far past its planner statistics; true when it did. */
+    boolean refreshStatistics() {
+        return connections.run("refreshing the job table's statistics", c -> {
+            try (Statement st = c.createStatement()) {
+                try (ResultSet rs = st.executeQuery(sql.get(JobSql.JobTableGrown).text())) {
+                    if (!rs.next() || !rs.getBoolean(1)) {
+                        return false;
+                    }
+                }
+                st.execute(sql.get(JobSql.JobTableAnalyze).text());
+                return true;
+            }
+        });
     }
 
     Optional<JobRow> get(long id) {

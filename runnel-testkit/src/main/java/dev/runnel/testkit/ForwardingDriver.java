@@ -164,6 +164,11 @@ public class ForwardingDriver implements Driver {
     }
 
     @Override
+    public boolean jobStatisticsRefresh() {
+        return delegate.jobStatisticsRefresh();
+    }
+
+    @Override
     public Optional<JobRow> jobGet(long id) {
         return delegate.jobGet(id);
     }

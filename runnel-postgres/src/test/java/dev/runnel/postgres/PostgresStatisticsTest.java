@@ -1,0 +1,85 @@
+package dev.runnel.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.runnel.InsertOptions;
+import dev.runnel.InsertRequest;
+import dev.runnel.JobState;
+import dev.runnel.Migrator;
+import dev.runnel.Runnel;
+import dev.runnel.driver.JobInsertParams;
+import dev.runnel.testkit.Await;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The job table's planner statistics kept in step with a table that grows from empty, so that the
+ * plans Postgres keeps for the claim and the completion are made again for the table's new size.
+ */
+class PostgresStatisticsTest {
+    private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+
+    @RegisterExtension
+    final PostgresTestSchema db = new PostgresTestSchema();
+
+    @Test
+    void theJobTableIsAnalyzedOnceItHasGrownToFourTimesThePagesItsStatisticsCounted() throws Exception {
+        try (PostgresDriver d = db.newDriver()) {
+            new Migrator(d).up();
+            assertThat(d.jobStatisticsRefresh()).as("an empty table").isFalse();
+            insert(d, 5_000);
+            assertThat(relpages(db.current())).as("never analyzed").isZero();
+            assertThat(d.jobStatisticsRefresh()).isTrue();
+            long counted = relpages(db.current());
+            assertThat(counted).isGreaterThan(32);
+            assertThat(d.jobStatisticsRefresh()).as("no growth since").isFalse();
+            insert(d, 5_000);
+            assertThat(d.jobStatisticsRefresh()).as("twice the pages counted").isFalse();
+            insert(d, 15_000);
+            assertThat(d.jobStatisticsRefresh()).as("five times the pages counted").isTrue();
+            assertThat(relpages(db.current())).isGreaterThan(4 * counted);
+        }
+    }
+
+    @Test
+    void theLeaderAnalyzesTheJobTableWithinSecondsOfItsGrowth() {
+        String schema = db.create();
+        try (Runnel inserter = Runnel.builder().driver(PostgresTestSchema.driver(schema)).autoMigrate(true).build();
+                Runnel leader = Runnel.builder().driver(PostgresTestSchema.driver(schema))
+                        .queue("work", 1).worker(DrainJob.class, new DrainWorker(Duration.ZERO)).build()) {
+            leader.start();
+            InsertOptions elsewhere = InsertOptions.builder().queue("elsewhere").build();
+            inserter.insertMany(Collections.nCopies(5_000, new InsertRequest(new DrainJob(1), elsewhere)));
+            Await.until("the leader to analyze the job table", Duration.ofSeconds(15), () -> relpages(schema) > 32);
+        }
+    }
+
+    private static void insert(PostgresDriver d, int n) {
+        List<JobInsertParams> jobs = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            jobs.add(new JobInsertParams("k", "{}", "q", 1, JobState.AVAILABLE, T0, T0, 25, List.of(), "{}"));
+        }
+        d.jobInsertMany(jobs);
+    }
+
+    /** The job table's pages as its planner statistics last counted them (0: never counted). */
+    private static long relpages(String schema) {
+        try (Connection c = PostgresTestSchema.admin(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT relpages FROM pg_class WHERE oid = '" + schema
+                        + ".runnel_job'::regclass")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
