@@ -24,9 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A started client's moving parts, wired together: the heartbeat that keeps it registered, the
  * elector, the maintenance services that run while it leads (scheduler, rescuer, cleaner,
- * statistics keeper, periodic enqueuer), the completer, a producer per queue, and the deadline watcher; at start, the
- * periodic jobs its code declares are stored. Started and stopped as one, in the
- * order that leaves nothing behind: a stop ends fetching, lets running jobs finish or cancels
+ * statistics keeper, periodic enqueuer), the completer, a producer per queue, and the deadline
+ * watcher; at start, the periodic jobs its code declares are stored. Started and stopped as one, in
+ * the order that leaves nothing behind: a stop ends fetching, lets running jobs finish or cancels
  * them, writes every outcome, then gives up the lease and records the stop.
  */
 public final class ClientRuntime {

@@ -7,7 +7,9 @@ import dev.runnel.InsertRequest;
 import dev.runnel.JobState;
 import dev.runnel.Migrator;
 import dev.runnel.Runnel;
+import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.SqlFile;
 import dev.runnel.testkit.Await;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -60,6 +62,35 @@ class PostgresStatisticsTest {
             InsertOptions elsewhere = InsertOptions.builder().queue("elsewhere").build();
             inserter.insertMany(Collections.nCopies(5_000, new InsertRequest(new DrainJob(1), elsewhere)));
             Await.until("the leader to analyze the job table", Duration.ofSeconds(15), () -> relpages(schema) > 32);
+        }
+    }
+
+    @Test
+    void aBatchOfCompletionsPlannedFromStatisticsTakenWhileNoJobRanFindsEachJobByItsPrimaryKey() throws Exception {
+        try (PostgresDriver d = db.newDriver()) {
+            new Migrator(d).up();
+            insert(d, 5_000);
+            try (Connection c = db.connection(); Statement st = c.createStatement()) {
+                st.execute("ANALYZE runnel_job");
+                d.jobClaim(new JobClaimParams("q", 1_000, T0, "c"));
+                // The plan Postgres keeps for a statement a connection runs often: a generic one.
+                String complete = SqlFile.parse("job.sql", JobSql.class.getResourceAsStream("job.sql"), JobSql.class)
+                        .withSchema(db.current()).get(JobSql.JobCompleteMany).text();
+                StringBuilder numbered = new StringBuilder();
+                int n = 0;
+                for (char ch : complete.toCharArray()) {
+                    numbered.append(ch == '?' ? "$" + ++n : String.valueOf(ch));
+                }
+                st.execute("PREPARE complete AS " + numbered);
+                st.execute("SET plan_cache_mode = force_generic_plan");
+                StringBuilder plan = new StringBuilder();
+                try (ResultSet rs = st.executeQuery("EXPLAIN EXECUTE complete('{1}', '{1}', '{1}', '{1}', 'c')")) {
+                    while (rs.next()) {
+                        plan.append(rs.getString(1)).append('\n');
+                    }
+                }
+                assertThat(plan.toString()).contains("runnel_job_pkey").doesNotContain("runnel_job_running");
+            }
         }
     }
 
