@@ -19,8 +19,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
@@ -65,14 +63,6 @@ class CompleterBackpressureTest {
                 List.of("c"), now, now, Optional.empty(), List.of(), "{}", List.of());
     }
 
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean() && System.nanoTime() < until) {
-            Thread.sleep(1);
-        }
-        assertThat(condition.getAsBoolean()).as(what).isTrue();
-    }
-
     @Test
     void whileTheCompleterIsBehindFinishedJobsHoldTheirSlotsNotTheirThreadsUntilItTakesTheirOutcomes()
             throws Exception {
@@ -92,7 +82,8 @@ class CompleterBackpressureTest {
             for (long id = 1; id <= jobs; id++) {
                 launcher.launch(row(id));
             }
-            await(() -> ran.size() == jobs && slots.active() == 0, "every job ran and its thread left its slot");
+            Eventually.until("every job ran and its thread left its slot", Duration.ofSeconds(30),
+                    () -> ran.size() == jobs && slots.active() == 0);
             assertThat(written).as("the first batch's write is still waiting").isEmpty();
             // The completer took one batch (one or two outcomes) and is writing it; about a backlog
             // of outcomes wait without holding their slots (the count the threads read is a moment
@@ -103,8 +94,9 @@ class CompleterBackpressureTest {
             assertThat(completer.behind()).isTrue();
 
             writesMayGo.countDown();
-            await(() -> slots.held() == 0, "every place freed as the completer took the outcomes");
-            await(() -> written.size() == jobs, "every outcome written");
+            Eventually.until("every place freed as the completer took the outcomes", Duration.ofSeconds(30),
+                    () -> slots.held() == 0);
+            Eventually.until("every outcome written", Duration.ofSeconds(30), () -> written.size() == jobs);
             assertThat(written).containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1, jobs).boxed().toList());
             assertThat(completer.behind()).isFalse();
         } finally {

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -71,20 +70,13 @@ class CompleterFlushTest {
         return () -> outcome;
     }
 
-    private static void await(BooleanSupplier condition, long seconds, String what) throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (!condition.getAsBoolean() && System.nanoTime() < until) {
-            Thread.sleep(1);
-        }
-        assertThat(condition.getAsBoolean()).as(what).isTrue();
-    }
-
     @Test
     void aLoneOutcomeIsWrittenAtOnceNotAfterTheFlushInterval() throws Exception {
         withCompleter(Duration.ofSeconds(30), completer -> {
             long submitted = System.nanoTime();
             completer.submit(completed(1));
-            await(() -> heard.contains(1L), 10, "the lone outcome stored and heard well before the 30 s interval");
+            Eventually.until("the lone outcome stored and heard well before the 30 s interval", Duration.ofSeconds(10),
+                    () -> heard.contains(1L));
             assertThat(writes).singleElement().satisfies(w -> {
                 assertThat(w.ids()).containsExactly(1L);
                 assertThat(w.atNanos() - submitted).isLessThan(TimeUnit.SECONDS.toNanos(10));
@@ -97,12 +89,13 @@ class CompleterFlushTest {
         Duration interval = Duration.ofSeconds(2);
         withCompleter(interval, completer -> {
             completer.submit(completed(1));
-            await(() -> writes.size() == 1, 10, "the first outcome written alone, at once");
+            Eventually.until("the first outcome written alone, at once", Duration.ofSeconds(10),
+                    () -> writes.size() == 1);
             long firstWrite = writes.getFirst().atNanos();
             for (long id = 2; id <= 5; id++) {
                 completer.submit(completed(id));
             }
-            await(() -> heard.size() == 5, 30, "every outcome stored and heard");
+            Eventually.until("every outcome stored and heard", Duration.ofSeconds(30), () -> heard.size() == 5);
             assertThat(writes).hasSize(2);
             assertThat(writes.get(1).ids()).containsExactlyInAnyOrder(2L, 3L, 4L, 5L);
             assertThat(writes.get(1).atNanos() - firstWrite)
@@ -116,11 +109,11 @@ class CompleterFlushTest {
         Duration interval = Duration.ofSeconds(1);
         withCompleter(interval, completer -> {
             completer.submit(completed(1));
-            await(() -> writes.size() == 1, 10, "the first outcome written");
+            Eventually.until("the first outcome written", Duration.ofSeconds(10), () -> writes.size() == 1);
             Thread.sleep(interval.toMillis() * 2);
             long submitted = System.nanoTime();
             completer.submit(completed(2));
-            await(() -> writes.size() == 2, 10, "the second outcome written");
+            Eventually.until("the second outcome written", Duration.ofSeconds(10), () -> writes.size() == 2);
             assertThat(writes.get(1).ids()).containsExactly(2L);
             assertThat(writes.get(1).atNanos() - submitted)
                     .as("written without waiting out the interval")

@@ -28,11 +28,7 @@ class DeadlineWatcherTest {
     private final CountDownLatch release = new CountDownLatch(1);
 
     private static void until(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waited 10 s").isNegative();
-            Thread.sleep(1);
-        }
+        Eventually.until("the condition, within 10 s", Duration.ofSeconds(10), condition);
     }
 
     @AfterEach

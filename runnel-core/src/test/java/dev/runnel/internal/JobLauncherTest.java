@@ -81,19 +81,11 @@ class JobLauncherTest {
     }
 
     private void awaitRan(long id) throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!ran.contains(id) && System.nanoTime() < until) {
-            Thread.sleep(1);
-        }
-        assertThat(ran).contains(id);
+        Eventually.until("job " + id + " ran", Duration.ofSeconds(30), () -> ran.contains(id));
     }
 
     private void awaitNothingHeld() throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (slots.held() > 0 && System.nanoTime() < until) {
-            Thread.sleep(1);
-        }
-        assertThat(slots.held()).as("jobs still held").isZero();
+        Eventually.until("no job still held", Duration.ofSeconds(30), () -> slots.held() == 0);
     }
 
     @Test
