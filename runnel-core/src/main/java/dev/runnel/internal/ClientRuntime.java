@@ -103,7 +103,7 @@ public final class ClientRuntime {
 
     /**
      * Registers the client and its queues (throwing when it cannot, before anything else starts), then starts
-     * every service. The first election runs at once, so a lone client leads from the start.
+     * every service, the producers first. The first election runs at once, so a lone client leads from the start.
      */
     public void start() {
         heartbeat.register();
@@ -120,16 +120,19 @@ public final class ClientRuntime {
             }
         });
         declarePeriodicJobs();
+        // What a job needs first, then the producers: a job waiting at the start is claimed before
+        // the other services' threads start and their first rounds (the election, the maintenance
+        // it wakes) compete with its claim.
+        completer.start();
+        deadlines.start();
+        cancels.start();
+        producers.values().forEach(Producer::start);
         heartbeat.start();
         elector.start();
         maintenance.forEach(Service::start);
         if (jobCounter != null) {
             jobCounter.start();
         }
-        completer.start();
-        deadlines.start();
-        cancels.start();
-        producers.values().forEach(Producer::start);
         if (driver.supportsListenNotify() && !producers.isEmpty()) {
             insertSubscription = driver.listenInserts(this::notified);
         }
