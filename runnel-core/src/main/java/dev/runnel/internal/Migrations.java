@@ -98,8 +98,8 @@ public final class Migrations {
      * starts.
      */
     public void checkCurrent() {
-        appliedChecked();
-        int current = currentVersion();
+        List<MigrationRecord> applied = appliedNotNewer();
+        int current = applied.isEmpty() ? 0 : applied.getLast().version();
         int latest = latestVersion();
         if (current < latest) {
             throw new RunnelException("database schema is at version " + current + " but this Runnel needs version "
@@ -108,6 +108,11 @@ public final class Migrations {
     }
 
     private Map<Integer, MigrationRecord> appliedChecked() {
+        return appliedNotNewer().stream().collect(Collectors.toMap(MigrationRecord::version, r -> r));
+    }
+
+    /** The migrations applied, read once; throws when any is newer than this Runnel knows. */
+    private List<MigrationRecord> appliedNotNewer() {
         List<MigrationRecord> applied = driver.migrationApplied();
         int latest = latestVersion();
         for (MigrationRecord r : applied) {
@@ -117,7 +122,7 @@ public final class Migrations {
                         + "; upgrade Runnel (nothing was changed)");
             }
         }
-        return applied.stream().collect(Collectors.toMap(MigrationRecord::version, r -> r));
+        return applied;
     }
 
     private void checkTarget(int target) {

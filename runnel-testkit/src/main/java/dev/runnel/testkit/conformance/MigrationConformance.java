@@ -8,11 +8,17 @@ import dev.runnel.JobState;
 import dev.runnel.Migrator;
 import dev.runnel.Runnel;
 import dev.runnel.RunnelException;
+import dev.runnel.driver.Driver;
+import dev.runnel.driver.MigrationRecord;
 import dev.runnel.testkit.EventRecorder;
+import dev.runnel.testkit.ForwardingDriver;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** Applying, listing and reverting migrations, and refusing a schema from the future. */
@@ -120,6 +126,25 @@ public abstract class MigrationConformance extends DriverConformance {
     }
 
     @Test
+    void aStartingClientReadsTheAppliedMigrationsOnce() {
+        AtomicInteger reads = new AtomicInteger();
+        Driver counted = new ForwardingDriver(driver) {
+            @Override
+            public List<MigrationRecord> migrationApplied() {
+                reads.incrementAndGet();
+                return super.migrationApplied();
+            }
+        };
+        Runnel client = Runnel.builder().driver(counted).build();
+        client.start();
+        try {
+            assertThat(reads).hasValue(1);
+        } finally {
+            client.stop(Duration.ofSeconds(1));
+        }
+    }
+
+    @Test
     void schemaFromANewerRunnelIsRefusedAndLeftAlone() throws Exception {
         recordMigrationByHand(999, "999_future");
         Migrator migrator = new Migrator(driver);
@@ -127,6 +152,8 @@ public abstract class MigrationConformance extends DriverConformance {
                 .hasMessageContaining("999").hasMessageContaining(String.valueOf(migrator.latestVersion()))
                 .hasMessageContaining("newer");
         assertThatThrownBy(() -> migrator.down(1)).hasMessageContaining("newer");
+        assertThatThrownBy(() -> Runnel.builder().driver(driver).build().start()).isInstanceOf(RunnelException.class)
+                .hasMessageContaining("999").hasMessageContaining("newer");
         assertThat(driver.migrationApplied()).extracting(r -> r.version()).contains(999);
     }
 }
