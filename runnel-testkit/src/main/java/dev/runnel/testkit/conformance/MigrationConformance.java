@@ -122,7 +122,7 @@ public abstract class MigrationConformance extends DriverConformance {
         Runnel client = Runnel.builder().driver(driver).autoMigrate(true).build();
         client.start();
         assertThat(new Migrator(driver).currentVersion()).isEqualTo(new Migrator(driver).latestVersion());
-        client.stop(java.time.Duration.ofSeconds(1));
+        client.stop(Duration.ofSeconds(1));
     }
 
     @Test
