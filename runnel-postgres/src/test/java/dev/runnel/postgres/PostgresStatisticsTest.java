@@ -4,19 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.runnel.InsertOptions;
 import dev.runnel.InsertRequest;
+import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.Migrator;
 import dev.runnel.Runnel;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.testkit.Await;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -25,7 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The job table's planner statistics kept in step with a table that grows from empty, so that the
- * plans Postgres keeps for the claim and the completion are made again for the table's new size.
+ * plans Postgres keeps for the claim and the completion are made again for the table's new size;
+ * and the plans made from them.
  */
 class PostgresStatisticsTest {
     private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
@@ -91,6 +97,39 @@ class PostgresStatisticsTest {
                 }
                 assertThat(plan.toString()).contains("runnel_job_pkey").doesNotContain("runnel_job_running");
             }
+        }
+    }
+
+    @Test
+    void aClaimOnAnAnalyzedTableUpdatesTheJobsItLockedAtTheirCtid() throws Exception {
+        try (PostgresDriver d = db.newDriver()) {
+            new Migrator(d).up();
+            insert(d, 5_000);
+            try (Connection c = db.connection(); Statement st = c.createStatement()) {
+                st.execute("ANALYZE runnel_job");
+                Sql claim = SqlFile.parse("job.sql", JobSql.class.getResourceAsStream("job.sql"), JobSql.class)
+                        .withSchema(db.current()).get(JobSql.JobClaim);
+                OffsetDateTime now = T0.atOffset(ZoneOffset.UTC);
+                StringBuilder plan = new StringBuilder();
+                try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + claim.text())) {
+                    claim.setString(ps, JobSql.P.QUEUE, "q");
+                    claim.setObject(ps, JobSql.P.NOW, now);
+                    claim.setInt(ps, JobSql.P.FROM_PRIORITY, 0);
+                    claim.setObject(ps, JobSql.P.FROM_SCHEDULED_AT, now);
+                    claim.setLong(ps, JobSql.P.FROM_ID, 0);
+                    claim.setInt(ps, JobSql.P.MAX, 100);
+                    claim.setString(ps, JobSql.P.CLIENT_ID, "c");
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            plan.append(rs.getString(1)).append('\n');
+                        }
+                    }
+                }
+                assertThat(plan.toString()).contains("Tid Scan on runnel_job").doesNotContain("Seq Scan on runnel_job");
+            }
+            List<JobRow> claimed = d.jobClaim(new JobClaimParams("q", 100, T0, "c"));
+            assertThat(claimed).hasSize(100).allSatisfy(row -> assertThat(row.state()).isEqualTo(JobState.RUNNING));
+            assertThat(claimed.stream().map(JobRow::id).distinct()).hasSize(100);
         }
     }
 
