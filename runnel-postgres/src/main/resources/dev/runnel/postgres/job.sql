@@ -196,7 +196,9 @@ RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, nullif(j.
 -- of runnel_job_fetch_keyed); each key offers its first jobs, up to the per-key limit less its
 -- running jobs; and the keys take turns: every key's first job, then every key's second, each
 -- turn by priority and time, so a key with a million jobs waiting does not hold up the others. A
--- key of weight w (key_weights) takes w jobs a turn. Under a rate per key, a key also takes no
+-- key's running jobs count as turns it has had, so that claims of one free slot at a time (jobs
+-- finishing one by one) take turns too, not the oldest key's job every time. A key of weight w
+-- (key_weights) takes w jobs a turn. Under a rate per key, a key also takes no
 -- more than its rate (:key_rate_jobs, or a number no key reaches) less its starts since the
 -- rate's window began (:key_rate_since, microseconds; runnel_key_rate).
 WITH RECURSIVE keys AS (
@@ -222,7 +224,8 @@ offered AS MATERIALIZED (
     SELECT c.id, c.priority, c.scheduled_at, c.turn, coalesce(r.n, 0) AS busy,
            (SELECT count(*) FROM {schema}.runnel_key_rate kr, unnest(kr.starts) AS s(t)
             WHERE kr.queue = :queue AND kr.key = k.limit_key AND s.t > :key_rate_since) AS started,
-           ceil(c.turn::numeric / greatest(1, coalesce((w.key_weights ->> k.limit_key)::integer, 1))) AS round
+           ceil((coalesce(r.n, 0) + c.turn)::numeric / greatest(1, coalesce((w.key_weights ->> k.limit_key)::integer, 1)))
+               AS round
     FROM keys k
     CROSS JOIN LATERAL (
         SELECT j.id, j.priority, j.scheduled_at,

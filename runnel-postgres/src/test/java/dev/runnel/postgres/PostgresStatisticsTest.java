@@ -80,8 +80,7 @@ class PostgresStatisticsTest {
                 st.execute("ANALYZE runnel_job");
                 d.jobClaim(new JobClaimParams("q", 1_000, T0, "c"));
                 // The plan Postgres keeps for a statement a connection runs often: a generic one.
-                String complete = SqlFile.parse("job.sql", JobSql.class.getResourceAsStream("job.sql"), JobSql.class)
-                        .withSchema(db.current()).get(JobSql.JobCompleteMany).text();
+                String complete = statement(JobSql.JobCompleteMany).text();
                 StringBuilder numbered = new StringBuilder();
                 int n = 0;
                 for (char ch : complete.toCharArray()) {
@@ -89,13 +88,11 @@ class PostgresStatisticsTest {
                 }
                 st.execute("PREPARE complete AS " + numbered);
                 st.execute("SET plan_cache_mode = force_generic_plan");
-                StringBuilder plan = new StringBuilder();
+                String plan;
                 try (ResultSet rs = st.executeQuery("EXPLAIN EXECUTE complete('{1}', '{1}', '{1}', '{1}', 'c')")) {
-                    while (rs.next()) {
-                        plan.append(rs.getString(1)).append('\n');
-                    }
+                    plan = plan(rs);
                 }
-                assertThat(plan.toString()).contains("runnel_job_pkey").doesNotContain("runnel_job_running");
+                assertThat(plan).contains("runnel_job_pkey").doesNotContain("runnel_job_running");
             }
         }
     }
@@ -107,10 +104,9 @@ class PostgresStatisticsTest {
             insert(d, 5_000);
             try (Connection c = db.connection(); Statement st = c.createStatement()) {
                 st.execute("ANALYZE runnel_job");
-                Sql claim = SqlFile.parse("job.sql", JobSql.class.getResourceAsStream("job.sql"), JobSql.class)
-                        .withSchema(db.current()).get(JobSql.JobClaim);
+                Sql claim = statement(JobSql.JobClaim);
                 OffsetDateTime now = T0.atOffset(ZoneOffset.UTC);
-                StringBuilder plan = new StringBuilder();
+                String plan;
                 try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + claim.text())) {
                     claim.setString(ps, JobSql.P.QUEUE, "q");
                     claim.setObject(ps, JobSql.P.NOW, now);
@@ -120,17 +116,30 @@ class PostgresStatisticsTest {
                     claim.setInt(ps, JobSql.P.MAX, 100);
                     claim.setString(ps, JobSql.P.CLIENT_ID, "c");
                     try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            plan.append(rs.getString(1)).append('\n');
-                        }
+                        plan = plan(rs);
                     }
                 }
-                assertThat(plan.toString()).contains("Tid Scan on runnel_job").doesNotContain("Seq Scan on runnel_job");
+                assertThat(plan).contains("Tid Scan on runnel_job").doesNotContain("Seq Scan on runnel_job");
             }
             List<JobRow> claimed = d.jobClaim(new JobClaimParams("q", 100, T0, "c"));
             assertThat(claimed).hasSize(100).allSatisfy(row -> assertThat(row.state()).isEqualTo(JobState.RUNNING));
             assertThat(claimed.stream().map(JobRow::id).distinct()).hasSize(100);
         }
+    }
+
+    /** A statement of the driver's job.sql, in this test's schema. */
+    private Sql statement(JobSql which) {
+        return SqlFile.parse("job.sql", JobSql.class.getResourceAsStream("job.sql"), JobSql.class)
+                .withSchema(db.current()).get(which);
+    }
+
+    /** The lines of an EXPLAIN's result. */
+    private static String plan(ResultSet rs) throws SQLException {
+        StringBuilder plan = new StringBuilder();
+        while (rs.next()) {
+            plan.append(rs.getString(1)).append('\n');
+        }
+        return plan.toString();
     }
 
     private static void insert(PostgresDriver d, int n) {

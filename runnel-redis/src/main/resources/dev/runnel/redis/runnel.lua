@@ -73,7 +73,7 @@
 -- jobs waiting when the per-key limit was set are still being given their keys.
 
 -- One more on every change to this file: a server with an older library gets this one at start.
-local VERSION = 17
+local VERSION = 18
 
 -- The fields of a whole row, in the order RedisRows.decode reads them after the id.
 local ROW = {'kind', 'args', 'state', 'queue', 'priority', 'attempt', 'max_attempts', 'attempted_at',
@@ -1584,7 +1584,7 @@ local function claim_limited(keys, args)
     if q[6] then
         -- Each key offers its first due jobs, up to its limit less its running jobs (and its rate
         -- less its recent starts); the keys take turns, a key of weight w taking w jobs a turn,
-        -- each turn by priority, time and id.
+        -- each turn by priority, time and id, a key's running jobs counting as turns it has had.
         local key_limit, key_rate_jobs, key_rate_period = tonumber(q[6]), tonumber(q[7]), tonumber(q[8])
         local weights = cjson.decode(q[9] or '{}')
         local running = {}
@@ -1602,7 +1602,7 @@ local function claim_limited(keys, args)
                 local w = weights[key]
                 w = (type(w) == 'number' and w >= 1) and math.floor(w) or 1
                 for turn, m in ipairs(due_members(key_avail(p, queue, key), need, bound)) do
-                    offered[#offered + 1] = {math.floor((turn + w - 1) / w), m, key}
+                    offered[#offered + 1] = {math.floor(((running[key] or 0) + turn + w - 1) / w), m, key}
                 end
             end
         end

@@ -106,7 +106,8 @@ RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, 
 -- write transaction. The keys with waiting jobs are found one index probe each (a skip scan of
 -- runnel_job_fetch_keyed); each key offers its first jobs, up to the per-key limit less its
 -- running jobs; and the keys take turns: every key's first job, then every key's second, each
--- turn by priority and time; a key of weight w (key_weights) takes w jobs a turn. Under a rate per
+-- turn by priority and time, a key's running jobs counting as turns it has had (so that claims of
+-- one free slot at a time take turns too); a key of weight w (key_weights) takes w jobs a turn. Under a rate per
 -- key, a key also takes no more than its rate less its starts since :key_rate_since (runnel_key_rate), its
 -- rate being :key_rate_jobs (or a number no key reaches).
 WITH RECURSIVE keys(k) AS (
@@ -146,7 +147,7 @@ WHERE id IN (
     WHERE o.turn <= :key_limit - coalesce(r.n, 0)
       AND o.turn <= :key_rate_jobs - (SELECT count(*) FROM runnel_key_rate kr, json_each(kr.starts) s
                           WHERE kr.queue = :queue AND kr.key = o.limit_key AND s.value > :key_rate_since)
-    ORDER BY (o.turn + o.weight - 1) / o.weight, o.priority, o.scheduled_at, o.id
+    ORDER BY (coalesce(r.n, 0) + o.turn + o.weight - 1) / o.weight, o.priority, o.scheduled_at, o.id
     LIMIT coalesce((SELECT max(0, min(:max, coalesce(q.global_limit - (SELECT coalesce(sum(n), 0) FROM running), :max)))
                     FROM runnel_queue q WHERE q.name = :queue AND q.paused_at IS NULL), 0))
 RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, :only_client), created_at,

@@ -330,6 +330,22 @@ public abstract class LimitConformance extends DriverConformance {
     }
 
     @Test
+    void aKeyWithJobsRunningWaitsItsTurnBehindKeysThatRunFewer() {
+        driver.queueRegister(new QueueRegisterParams(List.of("default"), clock.instant()));
+        inserter().queues().setKeyLimit("default", dev.runnel.KeyLimit.byArgs("name", 4));
+        insertJobsOf("big", 5);
+        clock.advance(Duration.ofSeconds(1));
+        insertJobsOf("small", 2);
+        // One free slot at a time, as when jobs finish one by one: the big key's older jobs come
+        // first only while it runs no more jobs than the small key.
+        List<String> taken = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            claimLimited("x", 1).forEach(j -> taken.add(j.args().replaceAll(".*\"name\":\"(\\w+)\".*", "$1")));
+        }
+        assertThat(taken).containsExactly("big", "small", "big", "small", "big");
+    }
+
+    @Test
     void aKeyOfWeightThreeTakesThreeJobsATurn() {
         driver.queueRegister(new QueueRegisterParams(List.of("default"), clock.instant()));
         inserter().queues().setKeyLimit("default", dev.runnel.KeyLimit.byArgs("name", 10).withWeights(java.util.Map.of("a", 3)));
