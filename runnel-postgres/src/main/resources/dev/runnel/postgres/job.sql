@@ -198,9 +198,9 @@ RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, nullif(j.
 -- turn by priority and time, so a key with a million jobs waiting does not hold up the others. A
 -- key's running jobs count as turns it has had, so that claims of one free slot at a time (jobs
 -- finishing one by one) take turns too, not the oldest key's job every time. A key of weight w
--- (key_weights) takes w jobs a turn. Under a rate per key, a key also takes no
--- more than its rate (:key_rate_jobs, or a number no key reaches) less its starts since the
--- rate's window began (:key_rate_since, microseconds; runnel_key_rate).
+-- (key_weights) takes w jobs a turn. Under a rate per key, a key also takes no more than its rate
+-- (:key_rate_jobs, or a number no key reaches) less its starts since the rate's window began
+-- (:key_rate_since, microseconds; runnel_key_rate).
 WITH RECURSIVE keys AS (
     (SELECT limit_key FROM {schema}.runnel_job
      WHERE state = 'available' AND limit_key IS NOT NULL AND queue = :queue

@@ -107,9 +107,9 @@ RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, 
 -- runnel_job_fetch_keyed); each key offers its first jobs, up to the per-key limit less its
 -- running jobs; and the keys take turns: every key's first job, then every key's second, each
 -- turn by priority and time, a key's running jobs counting as turns it has had (so that claims of
--- one free slot at a time take turns too); a key of weight w (key_weights) takes w jobs a turn. Under a rate per
--- key, a key also takes no more than its rate less its starts since :key_rate_since (runnel_key_rate), its
--- rate being :key_rate_jobs (or a number no key reaches).
+-- one free slot at a time take turns too); a key of weight w (key_weights) takes w jobs a turn.
+-- Under a rate per key, a key also takes no more than its rate less its starts since
+-- :key_rate_since (runnel_key_rate), its rate being :key_rate_jobs (or a number no key reaches).
 WITH RECURSIVE keys(k) AS (
     SELECT (SELECT limit_key FROM runnel_job
             WHERE state = 'available' AND limit_key IS NOT NULL AND queue = :queue ORDER BY limit_key LIMIT 1)
