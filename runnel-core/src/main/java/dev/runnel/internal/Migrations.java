@@ -33,7 +33,11 @@ public final class Migrations {
 
     /** The newest version applied to the database, 0 for a new one. */
     public int currentVersion() {
-        List<MigrationRecord> applied = driver.migrationApplied();
+        return newest(driver.migrationApplied());
+    }
+
+    /** The newest version of those {@code applied}, in order; 0 for none. */
+    private static int newest(List<MigrationRecord> applied) {
         return applied.isEmpty() ? 0 : applied.getLast().version();
     }
 
@@ -98,8 +102,7 @@ public final class Migrations {
      * starts.
      */
     public void checkCurrent() {
-        List<MigrationRecord> applied = appliedNotNewer();
-        int current = applied.isEmpty() ? 0 : applied.getLast().version();
+        int current = newest(appliedNotNewer());
         int latest = latestVersion();
         if (current < latest) {
             throw new RunnelException("database schema is at version " + current + " but this Runnel needs version "
