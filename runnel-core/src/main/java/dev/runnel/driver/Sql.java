@@ -42,6 +42,23 @@ public final class Sql {
         return at;
     }
 
+    /**
+     * This statement sent after {@code first}, which binds no parameter, as one: one round trip and,
+     * on an autocommit connection, one transaction (pgjdbc ends the two with one Sync), so that what
+     * {@code first} sets for its transaction ({@code set_config(name, value, true)}) holds when this
+     * statement is planned. This statement's result comes second.
+     *
+     * @throws IllegalArgumentException when {@code first} binds a parameter
+     */
+    public Sql after(Sql first) {
+        for (int[] at : first.positions) {
+            if (at != null) {
+                throw new IllegalArgumentException(first.name + " binds parameters, so " + name + " cannot follow it");
+            }
+        }
+        return new Sql(name, first.text + ";\n" + text, positions);
+    }
+
     Sql withText(String replaced) {
         return new Sql(name, replaced, positions);
     }

@@ -44,6 +44,22 @@ class SqlFileTest {
         }
     }
 
+    enum Pair implements SqlFile.Statement {
+        Setting(),
+        Claim(P.QUEUE, P.NOW);
+
+        private final List<P> params;
+
+        Pair(P... params) {
+            this.params = List.of(params);
+        }
+
+        @Override
+        public List<P> params() {
+            return params;
+        }
+    }
+
     private static <S extends Enum<S> & SqlFile.Statement> SqlFile<S> parse(Class<S> statements, String text) {
         return SqlFile.parse("t.sql", new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), statements);
     }
@@ -81,6 +97,23 @@ class SqlFileTest {
         assertThat(f.get(One.Claim).positions(P.QUEUE)).containsExactly(1, 3, 4);
         assertThat(f.get(One.Claim).positions(P.NOW)).containsExactly(2, 5);
         assertThatThrownBy(() -> f.get(One.Claim).positions(P.MAX)).hasMessageContaining(":max");
+    }
+
+    @Test
+    void aStatementSentAfterOneWithoutParametersKeepsItsPositions() {
+        SqlFile<Pair> f = parse(Pair.class, """
+                -- name: Setting
+                SELECT set_config('plan_cache_mode', 'force_generic_plan', true);
+
+                -- name: Claim
+                SELECT :now WHERE queue = :queue;
+                """);
+        Sql claim = f.get(Pair.Claim).after(f.get(Pair.Setting));
+        assertThat(claim.text()).isEqualTo("SELECT set_config('plan_cache_mode', 'force_generic_plan', true);\nSELECT ? WHERE queue = ?");
+        assertThat(claim.positions(P.QUEUE)).containsExactly(2);
+        assertThat(claim.name()).isEqualTo("Claim");
+        assertThatThrownBy(() -> f.get(Pair.Setting).after(f.get(Pair.Claim)))
+                .hasMessageContaining("Claim binds parameters, so Setting cannot follow it");
     }
 
     @Test

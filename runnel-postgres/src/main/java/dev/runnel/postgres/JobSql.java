@@ -9,6 +9,7 @@ enum JobSql implements SqlFile.Statement {
             P.MAX_ATTEMPTS, P.TAGS, P.METADATA, P.CHANNEL),
     JobInsertManyUnique(P.KINDS, P.ARGS, P.QUEUES, P.PRIORITIES, P.STATES, P.CREATED_AT, P.SCHEDULED_AT,
             P.MAX_ATTEMPTS, P.TAGS, P.METADATA, P.UNIQUE_KEYS, P.UNIQUE_STATES, P.CHANNEL),
+    GenericPlan,
     JobClaim(P.QUEUE, P.NOW, P.FROM_PRIORITY, P.FROM_SCHEDULED_AT, P.FROM_ID, P.MAX, P.CLIENT_ID),
     JobClaimLimitLock(P.QUEUE),
     QueueRateStarted(P.STARTS, P.QUEUE),

@@ -34,10 +34,13 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.postgresql.PGConnection;
 
 /**
  * The job operations of {@link PostgresDriver}, one statement each, from {@code job.sql}: inserts
@@ -52,6 +55,8 @@ final class PostgresJobs {
     private final CleanCursor cleanCursor = new CleanCursor();
     private final PostgresInserts inserts;
     private final PostgresLinks links;
+    /** JobClaim and JobClaimAtMostOnce, each after GenericPlan. */
+    private final Map<JobSql, Sql> genericPlanned = new EnumMap<>(JobSql.class);
 
     PostgresJobs(PostgresSchema schema, PostgresConnections connections) {
         this.schema = schema;
@@ -60,6 +65,10 @@ final class PostgresJobs {
                 JobSql.class).withSchema(schema.quoted());
         this.inserts = new PostgresInserts(sql, schema, connections);
         this.links = new PostgresLinks(schema, connections, inserts::insert);
+        Sql genericPlan = sql.get(JobSql.GenericPlan);
+        for (JobSql claim : List.of(JobSql.JobClaim, JobSql.JobClaimAtMostOnce)) {
+            genericPlanned.put(claim, sql.get(claim).after(genericPlan));
+        }
     }
 
     PostgresLinks links() {
@@ -117,7 +126,7 @@ final class PostgresJobs {
             return LimitedClaim.claim(limits, params.max(), nowMicros, new LimitedClaim.Steps() {
                 @Override
                 public List<JobRow> claim(int room) throws SQLException {
-                    return claimedRows(c, params, JobSql.JobClaimLimited, (q, ps) -> {
+                    return claimedRows(c, params, sql.get(JobSql.JobClaimLimited), (q, ps) -> {
                         q.setInt(ps, MAX, room);
                         q.setString(ps, QUEUE, params.queue());
                         q.setObject(ps, NOW, now);
@@ -127,7 +136,7 @@ final class PostgresJobs {
 
                 @Override
                 public List<JobRow> claimKeyed(int room, LimitedClaim.Keyed keyed) throws SQLException {
-                    return claimedRows(c, params, JobSql.JobClaimKeyed, (q, ps) -> {
+                    return claimedRows(c, params, sql.get(JobSql.JobClaimKeyed), (q, ps) -> {
                         q.setString(ps, QUEUE, params.queue());
                         q.setInt(ps, MAX, room);
                         q.setLong(ps, KEY_RATE_SINCE, keyed.rateSinceMicros());
@@ -197,7 +206,7 @@ final class PostgresJobs {
 
     /** Runs a statement that returns claimed rows; the rows in claim order. */
     private List<JobRow> claimed(JobClaimParams params, String operation, JobSql statement, Binder binder) {
-        List<JobRow> jobs = connections.run(operation, c -> claimedRows(c, params, statement, binder));
+        List<JobRow> jobs = connections.run(operation, c -> claimedRows(c, params, planned(c, statement), binder));
         jobs.sort(ClaimOrder.COMPARATOR);
         return jobs;
     }
@@ -211,20 +220,46 @@ final class PostgresJobs {
         return values;
     }
 
-    private List<JobRow> claimedRows(Connection c, JobClaimParams params, JobSql statement, Binder binder)
+    private List<JobRow> claimedRows(Connection c, JobClaimParams params, Sql q, Binder binder)
             throws SQLException {
-        Sql q = sql.get(statement);
         try (PreparedStatement ps = c.prepareStatement(q.text())) {
             binder.bind(q, ps);
             List<JobRow> rows = new ArrayList<>(Math.min(params.max(), 1_000));
             JobClaimParams.Rows claimed = params.rows();
-            try (ResultSet rs = ps.executeQuery()) {
+            try (ResultSet rs = lastResult(ps)) {
                 while (rs.next()) {
                     rows.add(PostgresRows.decodeClaimed(rs, claimed));
                 }
             }
             return rows;
         }
+    }
+
+    /**
+     * {@code statement} as it runs on {@code c}: after {@link JobSql#GenericPlan} where it has one
+     * and {@code c} prepares its statements on the server (pgjdbc's {@code prepareThreshold}), so
+     * that the plan made once is kept and used again; alone where each run is planned anyway (behind
+     * PgBouncer, {@code prepareThreshold=0}), as the setting would be one more statement for nothing.
+     */
+    private Sql planned(Connection c, JobSql statement) throws SQLException {
+        Sql generic = genericPlanned.get(statement);
+        return generic != null && c.unwrap(PGConnection.class).getPrepareThreshold() > 0 ? generic : sql.get(statement);
+    }
+
+    /**
+     * Runs {@code ps} and returns its last result: a claim's rows come after the row of the
+     * {@link JobSql#GenericPlan} sent before it.
+     */
+    private static ResultSet lastResult(PreparedStatement ps) throws SQLException {
+        ps.execute();
+        ResultSet rs = ps.getResultSet();
+        while (ps.getMoreResults(Statement.KEEP_CURRENT_RESULT)) {
+            if (rs != null) {
+                rs.close();
+            }
+            rs = ps.getResultSet();
+        }
+        return rs;
     }
 
     long[] completeMany(JobCompleteManyParams params) {

@@ -127,6 +127,31 @@ class PostgresStatisticsTest {
         }
     }
 
+    @Test
+    void claimsFromABackloggedQueueUseOnePlanMadeOncePerConnection() throws Exception {
+        String schema = db.create();
+        try (PostgresDriver d = PostgresDriver.builder().url(PostgresTestSchema.URL).schema(schema).maxPoolSize(1)
+                .build()) {
+            new Migrator(d).up();
+            insert(d, 50_000);
+            try (Connection c = d.dataSource().getConnection(); Statement st = c.createStatement()) {
+                st.execute("ANALYZE " + schema + ".runnel_job");
+            }
+            for (int i = 0; i < 12; i++) {
+                assertThat(d.jobClaim(new JobClaimParams("q", 10, T0, "c"))).hasSize(10);
+            }
+            // The pool's one connection, which made every claim: its prepared claim's plans so far.
+            try (Connection c = d.dataSource().getConnection(); Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+                            + " WHERE statement LIKE '%FOR UPDATE SKIP LOCKED%'")) {
+                assertThat(rs.next()).as("the claim prepared on the connection").isTrue();
+                assertThat(rs.getLong("custom_plans")).as("plans made for one claim's values").isZero();
+                assertThat(rs.getLong("generic_plans")).isGreaterThanOrEqualTo(5);
+                assertThat(rs.next()).isFalse();
+            }
+        }
+    }
+
     /** A statement of the driver's job.sql, in this test's schema. */
     private Sql statement(JobSql which) {
         return SqlFile.parse("job.sql", JobSql.class.getResourceAsStream("job.sql"), JobSql.class)
