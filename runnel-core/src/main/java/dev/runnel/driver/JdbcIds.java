@@ -14,9 +14,14 @@ public final class JdbcIds {
      * (a batch's size: an outcome write returns at most its batch), which grows if need be.
      */
     public static long[] read(PreparedStatement ps, int expected) throws SQLException {
+        return read(ps.executeQuery(), expected);
+    }
+
+    /** The first column of every row of {@code result}, which this closes; {@code expected} as above. */
+    public static long[] read(ResultSet result, int expected) throws SQLException {
         long[] ids = new long[Math.max(expected, 1)];
         int n = 0;
-        try (ResultSet rs = ps.executeQuery()) {
+        try (ResultSet rs = result) {
             while (rs.next()) {
                 if (n == ids.length) {
                     ids = Arrays.copyOf(ids, n * 2);

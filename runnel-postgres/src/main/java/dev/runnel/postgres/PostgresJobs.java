@@ -55,7 +55,7 @@ final class PostgresJobs {
     private final CleanCursor cleanCursor = new CleanCursor();
     private final PostgresInserts inserts;
     private final PostgresLinks links;
-    /** JobClaim and JobClaimAtMostOnce, each after GenericPlan. */
+    /** The claims and outcome writes, each after GenericPlan. */
     private final Map<JobSql, Sql> genericPlanned = new EnumMap<>(JobSql.class);
 
     PostgresJobs(PostgresSchema schema, PostgresConnections connections) {
@@ -66,8 +66,9 @@ final class PostgresJobs {
         this.inserts = new PostgresInserts(sql, schema, connections);
         this.links = new PostgresLinks(schema, connections, inserts::insert);
         Sql genericPlan = sql.get(JobSql.GenericPlan);
-        for (JobSql claim : List.of(JobSql.JobClaim, JobSql.JobClaimAtMostOnce)) {
-            genericPlanned.put(claim, sql.get(claim).after(genericPlan));
+        for (JobSql statement : List.of(JobSql.JobClaim, JobSql.JobClaimAtMostOnce, JobSql.JobCompleteMany,
+                JobSql.JobCompleteDeleteMany, JobSql.JobSetStateMany)) {
+            genericPlanned.put(statement, sql.get(statement).after(genericPlan));
         }
     }
 
@@ -247,7 +248,7 @@ final class PostgresJobs {
     }
 
     /**
-     * Runs {@code ps} and returns its last result: a claim's rows come after the row of the
+     * Runs {@code ps} and returns its last result: a statement's rows come after the row of the
      * {@link JobSql#GenericPlan} sent before it.
      */
     private static ResultSet lastResult(PreparedStatement ps) throws SQLException {
@@ -273,7 +274,7 @@ final class PostgresJobs {
         int[] attempts = params.attempts().length == n ? params.attempts() : Arrays.copyOf(params.attempts(), n);
         long[] attemptedAt = firstN(params.attemptedAtMicros(), n);
         return connections.run("completing jobs", c -> {
-            Sql q = sql.get(params.delete() ? JobSql.JobCompleteDeleteMany : JobSql.JobCompleteMany);
+            Sql q = planned(c, params.delete() ? JobSql.JobCompleteDeleteMany : JobSql.JobCompleteMany);
             try (PreparedStatement ps = c.prepareStatement(q.text())) {
                 q.setObject(ps, IDS, ids);
                 if (finalizedAt != null) {
@@ -282,7 +283,7 @@ final class PostgresJobs {
                 q.setObject(ps, ATTEMPTS, attempts);
                 q.setObject(ps, ATTEMPTED_AT, attemptedAt);
                 q.setString(ps, CLIENT_ID, params.clientId());
-                return JdbcIds.read(ps, n);
+                return JdbcIds.read(lastResult(ps), n);
             }
         });
     }
@@ -363,7 +364,7 @@ final class PostgresJobs {
     private long[] setStates(Connection c, int n, long[] ids, int[] attempts, long[] attemptedAt, String[] clients,
             String[] states, Long[] scheduledAt, Long[] finalizedAt, String[] errors, int[] attemptDeltas,
             String[] outputs) throws SQLException {
-        Sql q = sql.get(JobSql.JobSetStateMany);
+        Sql q = planned(c, JobSql.JobSetStateMany);
         try (PreparedStatement ps = c.prepareStatement(q.text())) {
             q.setObject(ps, IDS, ids);
             q.setObject(ps, ATTEMPTS, attempts);
@@ -376,7 +377,7 @@ final class PostgresJobs {
             q.setObject(ps, ATTEMPT_DELTAS, attemptDeltas);
             q.setArray(ps, OUTPUTS, c.createArrayOf("text", outputs));
             q.setString(ps, CHANNEL, schema.channel());
-            return JdbcIds.read(ps, n);
+            return JdbcIds.read(lastResult(ps), n);
         }
     }
 

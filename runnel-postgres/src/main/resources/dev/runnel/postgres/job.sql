@@ -77,16 +77,18 @@ WHERE (SELECT count(pg_notify(:channel, q.queue))
 ORDER BY input.ord;
 
 -- name: GenericPlan
--- Sent before JobClaim and JobClaimAtMostOnce, in their round trip and transaction
--- (Sql.after), on a connection that prepares its statements on the server: the claim that
--- follows uses Postgres's generic plan for it, made once per connection, rather than a plan made
--- again for each claim's values. Behind PgBouncer, where every run is planned, it is not sent.
--- Left to choose, Postgres makes a new plan for every claim once a queue holds more than a few
--- thousand waiting jobs: the generic plan's cost assumes LIMIT :max takes a tenth of what the scan
--- could return, so it looks worse than a plan for the actual limit. Both plans are the same (the
--- fetch index in order, the update at the locked ctids), but making one took 0.2 to 0.3 ms, half
--- as long as running the claim of 100 jobs. Claims of 10 jobs from a 100,000-job backlog cost Postgres 0.050 ms of CPU a job
--- where they cost 0.074; of 100 jobs, 0.020 where 0.023 (docs/benchmarks.md).
+-- Sent before the claims (JobClaim, JobClaimAtMostOnce) and the outcome writes (JobCompleteMany,
+-- JobCompleteDeleteMany, JobSetStateMany), in their round trip and transaction (Sql.after), on a
+-- connection that prepares its statements on the server: the statement that follows uses
+-- Postgres's generic plan for it, made once per connection, rather than a plan made again for
+-- each run's values. Behind PgBouncer, where every run is planned anyway, it is not sent.
+-- Left to choose, Postgres planned a claim again each time once its queue held more than a few
+-- thousand waiting jobs (the generic plan's cost assumes that LIMIT :max takes a tenth of what the
+-- scan could return), and an outcome write of a few jobs each time (a plan for the batch's actual
+-- length looks cheaper than the generic plan's guess of ten): 0.2 to 0.3 ms of planning each,
+-- where running a claim of 100 jobs takes 0.5 to 0.7 ms and a completion of one job 0.13 ms.
+-- The generic plans are the plans those runs made (the fetch index in order and the locked
+-- ctids; each job of a batch by its primary key). docs/benchmarks.md gives what it saved.
 SELECT set_config('plan_cache_mode', 'force_generic_plan', true);
 
 -- name: JobClaim

@@ -9,6 +9,7 @@ import dev.runnel.JobState;
 import dev.runnel.Migrator;
 import dev.runnel.Runnel;
 import dev.runnel.driver.JobClaimParams;
+import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
@@ -128,7 +129,7 @@ class PostgresStatisticsTest {
     }
 
     @Test
-    void claimsFromABackloggedQueueUseOnePlanMadeOncePerConnection() throws Exception {
+    void claimsFromABackloggedQueueAndCompletionsOfOneJobUseOnePlanMadeOncePerConnection() throws Exception {
         String schema = db.create();
         try (PostgresDriver d = PostgresDriver.builder().url(PostgresTestSchema.URL).schema(schema).maxPoolSize(1)
                 .build()) {
@@ -138,16 +139,29 @@ class PostgresStatisticsTest {
                 st.execute("ANALYZE " + schema + ".runnel_job");
             }
             for (int i = 0; i < 12; i++) {
-                assertThat(d.jobClaim(new JobClaimParams("q", 10, T0, "c"))).hasSize(10);
+                List<JobRow> claimed = d.jobClaim(new JobClaimParams("q", 10, T0, "c"));
+                assertThat(claimed).hasSize(10);
+                assertThat(d.jobCompleteMany(JobCompleteManyParams.of(claimed.subList(0, 1), T0))).hasSize(1);
             }
-            // The pool's one connection, which made every claim: its prepared claim's plans so far.
-            try (Connection c = d.dataSource().getConnection(); Statement st = c.createStatement();
-                    ResultSet rs = st.executeQuery("SELECT generic_plans, custom_plans FROM pg_prepared_statements"
-                            + " WHERE statement LIKE '%FOR UPDATE SKIP LOCKED%'")) {
-                assertThat(rs.next()).as("the claim prepared on the connection").isTrue();
-                assertThat(rs.getLong("custom_plans")).as("plans made for one claim's values").isZero();
-                assertThat(rs.getLong("generic_plans")).isGreaterThanOrEqualTo(5);
-                assertThat(rs.next()).isFalse();
+            // The plans of the pool's one connection, which ran every statement.
+            assertThat(plans(d, "%FOR UPDATE SKIP LOCKED%")).as("the claim's generic and custom plans")
+                    .satisfies(p -> assertThat(p[0]).isGreaterThanOrEqualTo(5), p -> assertThat(p[1]).isZero());
+            assertThat(plans(d, "%SET state = 'completed'%")).as("the completion's generic and custom plans")
+                    .satisfies(p -> assertThat(p[0]).isGreaterThanOrEqualTo(5), p -> assertThat(p[1]).isZero());
+        }
+    }
+
+    /** The generic and the custom plans made so far for the one statement prepared like {@code pattern}. */
+    private static long[] plans(PostgresDriver d, String pattern) throws SQLException {
+        try (Connection c = d.dataSource().getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+                        + " WHERE statement LIKE ?")) {
+            ps.setString(1, pattern);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).as("a statement prepared like " + pattern).isTrue();
+                long[] plans = {rs.getLong(1), rs.getLong(2)};
+                assertThat(rs.next()).as("one statement prepared like " + pattern).isFalse();
+                return plans;
             }
         }
     }
