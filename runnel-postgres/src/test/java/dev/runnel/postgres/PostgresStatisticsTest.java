@@ -75,10 +75,8 @@ class PostgresStatisticsTest {
     @Test
     void aBatchOfCompletionsPlannedFromStatisticsTakenWhileNoJobRanFindsEachJobByItsPrimaryKey() throws Exception {
         try (PostgresDriver d = db.newDriver()) {
-            new Migrator(d).up();
-            insert(d, 5_000);
+            migratedAndAnalyzedWith(d, 5_000);
             try (Connection c = db.connection(); Statement st = c.createStatement()) {
-                st.execute("ANALYZE runnel_job");
                 d.jobClaim(new JobClaimParams("q", 1_000, T0, "c"));
                 // The plan Postgres keeps for a statement a connection runs often: a generic one.
                 String complete = statement(JobSql.JobCompleteMany).text();
@@ -101,10 +99,8 @@ class PostgresStatisticsTest {
     @Test
     void aClaimOnAnAnalyzedTableUpdatesTheJobsItLockedAtTheirCtid() throws Exception {
         try (PostgresDriver d = db.newDriver()) {
-            new Migrator(d).up();
-            insert(d, 5_000);
-            try (Connection c = db.connection(); Statement st = c.createStatement()) {
-                st.execute("ANALYZE runnel_job");
+            migratedAndAnalyzedWith(d, 5_000);
+            try (Connection c = db.connection()) {
                 Sql claim = statement(JobSql.JobClaim);
                 OffsetDateTime now = T0.atOffset(ZoneOffset.UTC);
                 String plan;
@@ -133,11 +129,7 @@ class PostgresStatisticsTest {
         String schema = db.create();
         try (PostgresDriver d = PostgresDriver.builder().url(PostgresTestSchema.URL).schema(schema).maxPoolSize(1)
                 .build()) {
-            new Migrator(d).up();
-            insert(d, 50_000);
-            try (Connection c = d.dataSource().getConnection(); Statement st = c.createStatement()) {
-                st.execute("ANALYZE " + schema + ".runnel_job");
-            }
+            migratedAndAnalyzedWith(d, 50_000);
             for (int i = 0; i < 12; i++) {
                 List<JobRow> claimed = d.jobClaim(new JobClaimParams("q", 10, T0, "c"));
                 assertThat(claimed).hasSize(10);
@@ -179,6 +171,15 @@ class PostgresStatisticsTest {
             plan.append(rs.getString(1)).append('\n');
         }
         return plan.toString();
+    }
+
+    /** Migrates {@code d}'s schema, inserts {@code n} available jobs and analyzes the job table. */
+    private static void migratedAndAnalyzedWith(PostgresDriver d, int n) throws SQLException {
+        new Migrator(d).up();
+        insert(d, n);
+        try (Connection c = d.dataSource().getConnection(); Statement st = c.createStatement()) {
+            st.execute("ANALYZE " + d.schema() + ".runnel_job");
+        }
     }
 
     private static void insert(PostgresDriver d, int n) {

@@ -7,6 +7,7 @@ import dev.runnel.InsertRequest;
 import dev.runnel.JobQuery;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
+import dev.runnel.KeyLimit;
 import dev.runnel.NotFoundException;
 import dev.runnel.Runnel;
 import dev.runnel.RunnelBuilder;
@@ -244,7 +245,7 @@ public abstract class LimitConformance extends DriverConformance {
         java.util.Map<String, AtomicInteger> runningByKey = new java.util.concurrent.ConcurrentHashMap<>();
         AtomicInteger worstKey = new AtomicInteger();
         for (int i = 0; i < 3; i++) {
-            started(client().queue("default", 20).keyLimit("default", dev.runnel.KeyLimit.byArgs("name", 2))
+            started(client().queue("default", 20).keyLimit("default", KeyLimit.byArgs("name", 2))
                     .worker(TestArgs.class, job -> {
                         AtomicInteger mine = runningByKey.computeIfAbsent(job.args().name(), k -> new AtomicInteger());
                         worstKey.accumulateAndGet(mine.incrementAndGet(), Math::max);
@@ -266,7 +267,7 @@ public abstract class LimitConformance extends DriverConformance {
     @Test
     void smallTenantsFinishWhileABigTenantsBacklogIsStillWorked() throws Exception {
         List<String> finished = new CopyOnWriteArrayList<>();
-        Runnel worker = started(client().queue("default", 4).keyLimit("default", dev.runnel.KeyLimit.byArgs("name", 4))
+        Runnel worker = started(client().queue("default", 4).keyLimit("default", KeyLimit.byArgs("name", 4))
                 .worker(TestArgs.class, job -> {
                     Thread.sleep(job.args().value());
                     finished.add(job.args().name());
@@ -300,7 +301,7 @@ public abstract class LimitConformance extends DriverConformance {
     void keysComeFromArgsOrMetadataAndTheClaimTakesThemInTurn() {
         driver.queueRegister(new QueueRegisterParams(List.of("default", "meta"), clock.instant()));
         insertJobsOf("old", 1);
-        assertThat(driver.queueSetKeyLimit(new QueueKeyLimitParams("default", java.util.Optional.of(dev.runnel.KeyLimit.byArgs("name", 2)),
+        assertThat(driver.queueSetKeyLimit(new QueueKeyLimitParams("default", java.util.Optional.of(KeyLimit.byArgs("name", 2)),
                 clock.instant()))).isTrue();
         for (String key : List.of("a", "a", "a", "a", "b", "b", "c")) {
             clock.advance(Duration.ofMillis(1));
@@ -314,7 +315,7 @@ public abstract class LimitConformance extends DriverConformance {
                 .containsExactly("b");
         assertThat(claimLimited("x", 5)).isEmpty();
 
-        inserter().queues().setKeyLimit("meta", dev.runnel.KeyLimit.byMetadata("tenant", 1));
+        inserter().queues().setKeyLimit("meta", KeyLimit.byMetadata("tenant", 1));
         for (String tenant : List.of("t1", "t1", "t2")) {
             inserter().insert(new TestArgs("m", 0), dev.runnel.InsertOptions.builder().queue("meta")
                     .metadata(java.util.Map.of("tenant", tenant)).build());
@@ -322,17 +323,17 @@ public abstract class LimitConformance extends DriverConformance {
         inserter().insert(new TestArgs("untenanted", 0), dev.runnel.InsertOptions.builder().queue("meta").build());
         assertThat(driver.jobClaim(new JobClaimParams("meta", 10, clock.instant(), "x", false, true))).hasSize(3);
         assertThat(inserter().queues().get("meta").orElseThrow().keyLimit())
-                .contains(dev.runnel.KeyLimit.byMetadata("tenant", 1));
-        assertThatThrownBy(() -> dev.runnel.KeyLimit.byArgs("a.b", 1)).isInstanceOf(IllegalArgumentException.class)
+                .contains(KeyLimit.byMetadata("tenant", 1));
+        assertThatThrownBy(() -> KeyLimit.byArgs("a.b", 1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("plain field name");
-        assertThatThrownBy(() -> dev.runnel.KeyLimit.byArgs("tenant", 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> KeyLimit.byArgs("tenant", 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("key limit must be at least 1");
     }
 
     @Test
     void aKeyWithJobsRunningWaitsItsTurnBehindKeysThatRunFewer() {
         driver.queueRegister(new QueueRegisterParams(List.of("default"), clock.instant()));
-        inserter().queues().setKeyLimit("default", dev.runnel.KeyLimit.byArgs("name", 4));
+        inserter().queues().setKeyLimit("default", KeyLimit.byArgs("name", 4));
         insertJobsOf("big", 5);
         clock.advance(Duration.ofSeconds(1));
         insertJobsOf("small", 2);
@@ -348,7 +349,7 @@ public abstract class LimitConformance extends DriverConformance {
     @Test
     void aKeyOfWeightThreeTakesThreeJobsATurn() {
         driver.queueRegister(new QueueRegisterParams(List.of("default"), clock.instant()));
-        inserter().queues().setKeyLimit("default", dev.runnel.KeyLimit.byArgs("name", 10).withWeights(java.util.Map.of("a", 3)));
+        inserter().queues().setKeyLimit("default", KeyLimit.byArgs("name", 10).withWeights(java.util.Map.of("a", 3)));
         assertThat(inserter().queues().get("default").orElseThrow().keyLimit().orElseThrow().weights())
                 .containsExactly(java.util.Map.entry("a", 3));
         for (int i = 0; i < 10; i++) {
@@ -360,14 +361,14 @@ public abstract class LimitConformance extends DriverConformance {
                 .map(j -> j.args().replaceAll(".*\"name\":\"(\\w+)\".*", "$1")).toList();
         assertThat(keys).filteredOn("a"::equals).hasSize(6);
         assertThat(keys).filteredOn("b"::equals).hasSize(2);
-        assertThatThrownBy(() -> dev.runnel.KeyLimit.byArgs("name", 1).withWeights(java.util.Map.of("a", 0)))
+        assertThatThrownBy(() -> KeyLimit.byArgs("name", 1).withWeights(java.util.Map.of("a", 0)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("weights must be 1 to 1000");
     }
 
     @Test
     void aRatePerKeyHoldsForEachKeyOverSeveralPeriods() {
         driver.queueRegister(new QueueRegisterParams(List.of("default"), clock.instant()));
-        inserter().queues().setKeyLimit("default", dev.runnel.KeyLimit.byArgs("name", 10).withRate(2, Duration.ofSeconds(10)));
+        inserter().queues().setKeyLimit("default", KeyLimit.byArgs("name", 10).withRate(2, Duration.ofSeconds(10)));
         assertThat(inserter().queues().get("default").orElseThrow().keyLimit().orElseThrow().rate())
                 .contains(new dev.runnel.RateLimit(2, Duration.ofSeconds(10)));
         for (int i = 0; i < 7; i++) {
@@ -393,7 +394,7 @@ public abstract class LimitConformance extends DriverConformance {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least once");
         assertThatThrownBy(() -> client().rateLimit("default", 3, Duration.ofSeconds(1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rateLimit needs queue default");
-        assertThatThrownBy(() -> client().queue("default", 5).keyLimit("default", dev.runnel.KeyLimit.byArgs("tenant", 2))
+        assertThatThrownBy(() -> client().queue("default", 5).keyLimit("default", KeyLimit.byArgs("tenant", 2))
                 .worker(TestArgs.class, job -> {}).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("keyLimit field 'tenant' is not a field of any registered worker's args ([TestArgs])");
