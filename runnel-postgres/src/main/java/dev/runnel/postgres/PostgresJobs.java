@@ -66,8 +66,8 @@ final class PostgresJobs {
         this.inserts = new PostgresInserts(sql, schema, connections);
         this.links = new PostgresLinks(schema, connections, inserts::insert);
         Sql genericPlan = sql.get(JobSql.GenericPlan);
-        for (JobSql statement : List.of(JobSql.JobClaim, JobSql.JobClaimAtMostOnce, JobSql.JobCompleteMany,
-                JobSql.JobCompleteDeleteMany, JobSql.JobSetStateMany)) {
+        for (JobSql statement : List.of(JobSql.JobClaim, JobSql.JobClaimAtMostOnce, JobSql.JobClaimKeyed,
+                JobSql.JobCompleteMany, JobSql.JobCompleteDeleteMany, JobSql.JobSetStateMany)) {
             genericPlanned.put(statement, sql.get(statement).after(genericPlan));
         }
     }
@@ -137,7 +137,7 @@ final class PostgresJobs {
 
                 @Override
                 public List<JobRow> claimKeyed(int room, LimitedClaim.Keyed keyed) throws SQLException {
-                    return claimedRows(c, params, sql.get(JobSql.JobClaimKeyed), (q, ps) -> {
+                    return claimedRows(c, params, planned(c, JobSql.JobClaimKeyed), (q, ps) -> {
                         q.setString(ps, QUEUE, params.queue());
                         q.setInt(ps, MAX, room);
                         q.setLong(ps, KEY_RATE_SINCE, keyed.rateSinceMicros());

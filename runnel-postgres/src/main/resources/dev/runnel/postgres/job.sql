@@ -77,22 +77,27 @@ WHERE (SELECT count(pg_notify(:channel, q.queue))
 ORDER BY input.ord;
 
 -- name: GenericPlan
--- Sent before the claims (JobClaim, JobClaimAtMostOnce) and the outcome writes (JobCompleteMany,
--- JobCompleteDeleteMany, JobSetStateMany), in their round trip and transaction (Sql.after), on a
--- connection that prepares its statements on the server: the statement that follows uses
--- Postgres's generic plan for it, made once per connection, rather than a plan made again for
--- each run's values. Behind PgBouncer, where every run is planned anyway, it is not sent.
+-- Sent before the claims (JobClaim, JobClaimAtMostOnce, JobClaimKeyed) and the outcome writes
+-- (JobCompleteMany, JobCompleteDeleteMany, JobSetStateMany), in their round trip and transaction
+-- (Sql.after), on a connection that prepares its statements on the server: the statement that
+-- follows uses Postgres's generic plan for it, made once per connection, rather than a plan made
+-- again for each run's values. Behind PgBouncer, where every run is planned anyway, it is not sent.
 -- Left to choose, Postgres planned a claim again each time once its queue held more than a few
 -- thousand waiting jobs (the generic plan's cost assumes that LIMIT :max takes a tenth of what the
 -- scan could return), and an outcome write of a few jobs each time (a plan for the batch's actual
 -- length looks cheaper than the generic plan's guess of ten): 0.2 to 0.3 ms of planning each,
--- where running a claim of 100 jobs takes 0.5 to 0.7 ms and a completion of one job 0.13 ms.
+-- where running a claim of 100 jobs takes 0.5 to 0.7 ms and a completion of one job 0.13 ms; the
+-- keyed claim, every time, 1.7 ms of planning for 0.4 ms of running on a small table.
 -- The generic plans are the plans those runs made (the fetch index in order and the locked
--- ctids; each job of a batch by its primary key). docs/benchmarks.md gives what it saved.
--- Not before JobClaimKeyed: its generic plan took 445 ms where a plan for the values takes 0.2 to
--- 0.4 (100 keys of 500 jobs), and Postgres, left to choose, plans it each time. JobClaimLimited,
--- whose limit is a subquery either way, already keeps its generic plan.
-SELECT set_config('plan_cache_mode', 'force_generic_plan', true);
+-- ctids; each job of a batch by its primary key; the keyed fetch index once per key).
+-- It also turns JIT compilation off for the transaction. Postgres decides at planning whether to
+-- compile a plan, from its estimated cost, and compiles it again at every run; the keyed claim's
+-- generic plan, where a few keys hold many jobs, is estimated at a million (LIMIT :key_limit is
+-- guessed at a tenth of a key's jobs), past jit_above_cost, and compiling took 400 to 700 ms of
+-- each run where running it takes under 1 ms. None of these statements gains from it.
+-- JobClaimLimited, whose limit is a subquery either way, already keeps its generic plan.
+-- docs/benchmarks.md gives what it saved.
+SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('jit', 'off', true);
 
 -- name: JobClaim
 -- One statement claims a batch and returns it. The CTE, not WHERE id IN (SELECT ... LIMIT n):
@@ -218,7 +223,10 @@ RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, nullif(j.
 -- finishing one by one) take turns too, not the oldest key's job every time. A key of weight w
 -- (key_weights) takes w jobs a turn. Under a rate per key, a key also takes no more than its rate
 -- (:key_rate_jobs, or a number no key reaches) less its starts since the rate's window began
--- (:key_rate_since, microseconds; runnel_key_rate).
+-- (:key_rate_since, microseconds; runnel_key_rate). A key at its limit is offered nothing, and
+-- without a rate per key (:key_rate_jobs is Integer.MAX_VALUE, LimitedClaim.Keyed) no key's starts
+-- are looked up (a one-time filter): 30% fewer buffer accesses a claim over 100 keys, half of
+-- them at their limit.
 WITH RECURSIVE keys AS (
     (SELECT limit_key FROM {schema}.runnel_job
      WHERE state = 'available' AND limit_key IS NOT NULL AND queue = :queue
@@ -241,24 +249,25 @@ room AS MATERIALIZED (
 offered AS MATERIALIZED (
     SELECT c.id, c.priority, c.scheduled_at, c.turn, coalesce(r.n, 0) AS busy,
            (SELECT count(*) FROM {schema}.runnel_key_rate kr, unnest(kr.starts) AS s(t)
-            WHERE kr.queue = :queue AND kr.key = k.limit_key AND s.t > :key_rate_since) AS started,
+            WHERE :key_rate_jobs < 2147483647 AND kr.queue = :queue AND kr.key = k.limit_key
+              AND s.t > :key_rate_since) AS started,
            ceil((coalesce(r.n, 0) + c.turn)::numeric / greatest(1, coalesce((w.key_weights ->> k.limit_key)::integer, 1)))
                AS round
     FROM keys k
+    LEFT JOIN running r ON r.limit_key = k.limit_key
     CROSS JOIN LATERAL (
         SELECT j.id, j.priority, j.scheduled_at,
                row_number() OVER (ORDER BY j.priority, j.scheduled_at, j.id) AS turn
         FROM {schema}.runnel_job j
         WHERE j.state = 'available' AND j.queue = :queue AND j.limit_key = k.limit_key AND j.scheduled_at <= :now
         ORDER BY j.priority, j.scheduled_at, j.id
-        LIMIT :key_limit) c
-    LEFT JOIN running r ON r.limit_key = k.limit_key
+        LIMIT greatest(0, :key_limit - coalesce(r.n, 0))) c
     CROSS JOIN (SELECT key_weights FROM {schema}.runnel_queue WHERE name = :queue) w
     WHERE k.limit_key IS NOT NULL
 ),
 picked AS MATERIALIZED (
     SELECT id FROM offered
-    WHERE turn <= :key_limit - busy AND turn <= :key_rate_jobs - started
+    WHERE turn <= :key_rate_jobs - started
     ORDER BY round, priority, scheduled_at, id
     LIMIT (SELECT coalesce(max(n), 0) FROM room)
 ),

@@ -6,11 +6,14 @@ import dev.runnel.InsertOptions;
 import dev.runnel.InsertRequest;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
+import dev.runnel.KeyLimit;
 import dev.runnel.Migrator;
 import dev.runnel.Runnel;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.QueueKeyLimitParams;
+import dev.runnel.driver.QueueRegisterParams;
 import dev.runnel.driver.Sql;
 import dev.runnel.driver.SqlFile;
 import dev.runnel.testkit.Await;
@@ -26,6 +29,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -140,6 +144,75 @@ class PostgresStatisticsTest {
                     .satisfies(p -> assertThat(p[0]).isGreaterThanOrEqualTo(5), p -> assertThat(p[1]).isZero());
             assertThat(plans(d, "%SET state = 'completed'%")).as("the completion's generic and custom plans")
                     .satisfies(p -> assertThat(p[0]).isGreaterThanOrEqualTo(5), p -> assertThat(p[1]).isZero());
+        }
+    }
+
+    @Test
+    void keyedClaimsWhereTwoKeysHoldEveryJobUseOnePlanMadeOncePerConnection() throws Exception {
+        String schema = db.create();
+        try (PostgresDriver d = PostgresDriver.builder().url(PostgresTestSchema.URL).schema(schema).maxPoolSize(1)
+                .build()) {
+            new Migrator(d).up();
+            d.queueRegister(new QueueRegisterParams(List.of("q"), T0));
+            d.queueSetKeyLimit(new QueueKeyLimitParams("q", Optional.of(KeyLimit.byArgs("tenant", 2)), T0));
+            List<JobInsertParams> jobs = new ArrayList<>();
+            for (int i = 0; i < 20_000; i++) {
+                jobs.add(new JobInsertParams("k", "{\"tenant\":\"t" + i % 2 + "\"}", "q", 1, JobState.AVAILABLE, T0, T0,
+                        25, List.of(), "{}"));
+            }
+            d.jobInsertMany(jobs);
+            try (Connection c = d.dataSource().getConnection(); Statement st = c.createStatement()) {
+                st.execute("ANALYZE " + schema + ".runnel_job");
+            }
+            for (int i = 0; i < 12; i++) {
+                List<JobRow> claimed = d.jobClaim(new JobClaimParams("q", 10, T0, "c", false, true));
+                assertThat(claimed).as("each key's two jobs").hasSize(4);
+                d.jobCompleteMany(JobCompleteManyParams.of(claimed, T0));
+            }
+            // Left to choose, Postgres planned the keyed claim at every run: its generic plan guesses
+            // that a key offers a tenth of its jobs, a cost it compares with the plan for the values.
+            assertThat(plans(d, "%WITH RECURSIVE keys%")).as("the keyed claim's generic and custom plans")
+                    .satisfies(p -> assertThat(p[0]).isGreaterThanOrEqualTo(5), p -> assertThat(p[1]).isZero());
+        }
+    }
+
+    @Test
+    void aClaimIsNotCompiledByJitWhereEveryOtherPlanWouldBe() throws Exception {
+        try (PostgresDriver d = db.newDriver()) {
+            migratedAndAnalyzedWith(d, 1_000);
+            try (Connection c = db.connection(); Statement st = c.createStatement()) {
+                // Every plan costs more than this, so each one would be compiled were JIT on.
+                st.execute("SET jit_above_cost = 0");
+                assertThat(explained(c, false)).as("a claim explained with JIT on (Postgres built with llvmjit)")
+                        .contains("JIT:");
+                assertThat(explained(c, true)).as("the same claim after GenericPlan").doesNotContain("JIT:");
+            }
+        }
+    }
+
+    /** EXPLAIN ANALYZE of a claim of {@code c}, in a transaction rolled back, after GenericPlan or not. */
+    private String explained(Connection c, boolean afterGenericPlan) throws SQLException {
+        Sql claim = statement(JobSql.JobClaim);
+        OffsetDateTime now = T0.atOffset(ZoneOffset.UTC);
+        c.setAutoCommit(false);
+        try (Statement st = c.createStatement();
+                PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE) " + claim.text())) {
+            if (afterGenericPlan) {
+                st.execute(statement(JobSql.GenericPlan).text());
+            }
+            claim.setString(ps, JobSql.P.QUEUE, "q");
+            claim.setObject(ps, JobSql.P.NOW, now);
+            claim.setInt(ps, JobSql.P.FROM_PRIORITY, 0);
+            claim.setObject(ps, JobSql.P.FROM_SCHEDULED_AT, now);
+            claim.setLong(ps, JobSql.P.FROM_ID, 0);
+            claim.setInt(ps, JobSql.P.MAX, 10);
+            claim.setString(ps, JobSql.P.CLIENT_ID, "c");
+            try (ResultSet rs = ps.executeQuery()) {
+                return plan(rs);
+            }
+        } finally {
+            c.rollback();
+            c.setAutoCommit(true);
         }
     }
 
