@@ -103,37 +103,69 @@ RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, 
 
 -- name: JobClaimKeyed
 -- A claim under the queue's per-key limit (and its global limit, if any), in the limited claim's
--- write transaction. The keys with waiting jobs are found one index probe each (a skip scan of
--- runnel_job_fetch_keyed); each key offers its first jobs, up to the per-key limit less its
--- running jobs; and the keys take turns: every key's first job, then every key's second, each
+-- write transaction. The keys take turns: every key's first job, then every key's second, each
 -- turn by priority and time, a key's running jobs counting as turns it has had (so that claims of
 -- one free slot at a time take turns too); a key of weight w (key_weights) takes w jobs a turn.
 -- Under a rate per key, a key also takes no more than its rate less its starts since
--- :key_rate_since (runnel_key_rate), its rate being :key_rate_jobs (or a number no key reaches).
-WITH RECURSIVE keys(k) AS (
-    SELECT (SELECT limit_key FROM runnel_job
-            WHERE state = 'available' AND limit_key IS NOT NULL AND queue = :queue ORDER BY limit_key LIMIT 1)
+-- :key_rate_since (runnel_key_rate), its rate being :key_rate_jobs (or a number no key reaches:
+-- Integer.MAX_VALUE, LimitedClaim.Keyed, and then no key's starts are read).
+-- As Postgres's JobClaimKeyed: heads, each key's first due job, one index probe a key (a skip scan
+-- of runnel_job_fetch_keyed that finds the job with the key); open, the keys that may start a job
+-- now and how many (turns); bound, the round of the last head the claim could take were it to take
+-- heads alone; offered, the heads, and a key's later jobs only where its second turn comes by that
+-- round, which with :max under the number of keys is seldom.
+WITH RECURSIVE heads(id, k, priority, scheduled_at) AS (
+    SELECT j.id, j.limit_key, j.priority, j.scheduled_at FROM runnel_job j
+    WHERE j.id = (SELECT id FROM runnel_job
+                  WHERE state = 'available' AND limit_key IS NOT NULL AND queue = :queue AND scheduled_at <= :now
+                  ORDER BY limit_key, priority, scheduled_at, id LIMIT 1)
     UNION ALL
-    SELECT (SELECT limit_key FROM runnel_job
-            WHERE state = 'available' AND limit_key IS NOT NULL AND queue = :queue AND limit_key > keys.k
-            ORDER BY limit_key LIMIT 1)
-    FROM keys WHERE keys.k IS NOT NULL
+    SELECT j.id, j.limit_key, j.priority, j.scheduled_at FROM heads JOIN runnel_job j
+    ON j.id = (SELECT c.id FROM runnel_job c
+               WHERE c.state = 'available' AND c.limit_key IS NOT NULL AND c.queue = :queue AND c.limit_key > heads.k
+                 AND c.scheduled_at <= :now
+               ORDER BY c.limit_key, c.priority, c.scheduled_at, c.id LIMIT 1)
 ),
-running AS (
+running AS MATERIALIZED (
     SELECT limit_key, count(*) AS n FROM runnel_job
     WHERE state = 'running' AND limit_key IS NOT NULL AND queue = :queue
     GROUP BY limit_key
 ),
+room AS MATERIALIZED (
+    SELECT coalesce((SELECT max(0, min(:max, coalesce(q.global_limit - (SELECT coalesce(sum(n), 0) FROM running), :max)))
+                     FROM runnel_queue q WHERE q.name = :queue AND q.paused_at IS NULL), 0) AS n
+),
+open AS MATERIALIZED (
+    SELECT * FROM (
+        SELECT h.id, h.k, h.priority, h.scheduled_at, coalesce(r.n, 0) AS busy,
+               max(1, coalesce(json_extract((SELECT key_weights FROM runnel_queue WHERE name = :queue),
+                                            '$.' || json_quote(h.k)), 1)) AS weight,
+               min(:key_limit - coalesce(r.n, 0),
+                   :key_rate_jobs - (SELECT count(*) FROM runnel_key_rate kr, json_each(kr.starts) s
+                                     WHERE :key_rate_jobs < 2147483647 AND kr.queue = :queue AND kr.key = h.k
+                                       AND s.value > :key_rate_since)) AS turns
+        FROM heads h LEFT JOIN running r ON r.limit_key = h.k)
+    WHERE turns >= 1
+),
+bound AS MATERIALIZED (
+    SELECT (busy + weight) / weight AS round FROM open
+    ORDER BY 1, priority, scheduled_at, id
+    LIMIT 1 OFFSET max(0, (SELECT n FROM room) - 1)
+),
 offered AS (
-    SELECT j.id, j.priority, j.scheduled_at, j.limit_key,
-           row_number() OVER (PARTITION BY j.limit_key ORDER BY j.priority, j.scheduled_at, j.id) AS turn,
-           max(1, coalesce(json_extract((SELECT key_weights FROM runnel_queue WHERE name = :queue),
-                                        '$.' || json_quote(j.limit_key)), 1)) AS weight
-    FROM keys JOIN runnel_job j ON j.id IN (
-        SELECT c.id FROM runnel_job c
-        WHERE c.state = 'available' AND c.queue = :queue AND c.limit_key = keys.k AND c.scheduled_at <= :now
-        ORDER BY c.priority, c.scheduled_at, c.id LIMIT :key_limit)
-    WHERE keys.k IS NOT NULL
+    SELECT id, priority, scheduled_at, (busy + weight) / weight AS round FROM open
+    UNION ALL
+    SELECT id, priority, scheduled_at, (busy + turn + weight - 1) / weight FROM (
+        SELECT j.id, j.priority, j.scheduled_at, o.busy, o.weight, o.turns,
+               1 + row_number() OVER (PARTITION BY o.k ORDER BY j.priority, j.scheduled_at, j.id) AS turn
+        FROM open o JOIN runnel_job j ON j.id IN (
+            SELECT c.id FROM runnel_job c
+            WHERE c.state = 'available' AND c.queue = :queue AND c.limit_key = o.k AND c.scheduled_at <= :now
+              AND (c.priority, c.scheduled_at, c.id) > (o.priority, o.scheduled_at, o.id)
+            ORDER BY c.priority, c.scheduled_at, c.id LIMIT :key_limit)
+        WHERE o.turns > 1
+          AND (NOT EXISTS (SELECT 1 FROM bound) OR (o.busy + 1 + o.weight) / o.weight <= (SELECT round FROM bound)))
+    WHERE turn <= turns
 )
 UPDATE runnel_job
 SET state = 'running',
@@ -142,14 +174,7 @@ SET state = 'running',
     attempted_by = CASE WHEN attempted_by IS NULL THEN :only_client
                         ELSE json_insert(CASE WHEN json_array_length(attempted_by) >= 100 THEN json_remove(attempted_by, '$[0]')
                                               ELSE attempted_by END, '$[#]', :client_id) END
-WHERE id IN (
-    SELECT o.id FROM offered o LEFT JOIN running r ON r.limit_key = o.limit_key
-    WHERE o.turn <= :key_limit - coalesce(r.n, 0)
-      AND o.turn <= :key_rate_jobs - (SELECT count(*) FROM runnel_key_rate kr, json_each(kr.starts) s
-                          WHERE kr.queue = :queue AND kr.key = o.limit_key AND s.value > :key_rate_since)
-    ORDER BY (coalesce(r.n, 0) + o.turn + o.weight - 1) / o.weight, o.priority, o.scheduled_at, o.id
-    LIMIT coalesce((SELECT max(0, min(:max, coalesce(q.global_limit - (SELECT coalesce(sum(n), 0) FROM running), :max)))
-                    FROM runnel_queue q WHERE q.name = :queue AND q.paused_at IS NULL), 0))
+WHERE id IN (SELECT id FROM offered ORDER BY round, priority, scheduled_at, id LIMIT (SELECT n FROM room))
 RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, :only_client), created_at,
           scheduled_at, errors, nullif(metadata, '{}'), nullif(tags, '[]');
 
