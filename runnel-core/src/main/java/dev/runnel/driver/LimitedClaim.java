@@ -41,7 +41,8 @@ public final class LimitedClaim {
     /**
      * What a keyed claim is bound with: the per-key limit, and under a rate per key the start of
      * its window ({@code rateSinceMicros}) and the jobs it allows ({@code rateJobs}); without one,
-     * values no key reaches.
+     * values no key reaches ({@link Long#MAX_VALUE} and {@link Integer#MAX_VALUE}), from which the
+     * SQL drivers' keyed claims know to read no key's start times.
      */
     public record Keyed(int limit, long rateSinceMicros, int rateJobs) {}
 

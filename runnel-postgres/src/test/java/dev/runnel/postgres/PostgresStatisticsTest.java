@@ -106,16 +106,9 @@ class PostgresStatisticsTest {
             migratedAndAnalyzedWith(d, 5_000);
             try (Connection c = db.connection()) {
                 Sql claim = statement(JobSql.JobClaim);
-                OffsetDateTime now = T0.atOffset(ZoneOffset.UTC);
                 String plan;
                 try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + claim.text())) {
-                    claim.setString(ps, JobSql.P.QUEUE, "q");
-                    claim.setObject(ps, JobSql.P.NOW, now);
-                    claim.setInt(ps, JobSql.P.FROM_PRIORITY, 0);
-                    claim.setObject(ps, JobSql.P.FROM_SCHEDULED_AT, now);
-                    claim.setLong(ps, JobSql.P.FROM_ID, 0);
-                    claim.setInt(ps, JobSql.P.MAX, 100);
-                    claim.setString(ps, JobSql.P.CLIENT_ID, "c");
+                    bindClaim(claim, ps, 100);
                     try (ResultSet rs = ps.executeQuery()) {
                         plan = plan(rs);
                     }
@@ -193,20 +186,13 @@ class PostgresStatisticsTest {
     /** EXPLAIN ANALYZE of a claim of {@code c}, in a transaction rolled back, after GenericPlan or not. */
     private String explained(Connection c, boolean afterGenericPlan) throws SQLException {
         Sql claim = statement(JobSql.JobClaim);
-        OffsetDateTime now = T0.atOffset(ZoneOffset.UTC);
         c.setAutoCommit(false);
         try (Statement st = c.createStatement();
                 PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE) " + claim.text())) {
             if (afterGenericPlan) {
                 st.execute(statement(JobSql.GenericPlan).text());
             }
-            claim.setString(ps, JobSql.P.QUEUE, "q");
-            claim.setObject(ps, JobSql.P.NOW, now);
-            claim.setInt(ps, JobSql.P.FROM_PRIORITY, 0);
-            claim.setObject(ps, JobSql.P.FROM_SCHEDULED_AT, now);
-            claim.setLong(ps, JobSql.P.FROM_ID, 0);
-            claim.setInt(ps, JobSql.P.MAX, 10);
-            claim.setString(ps, JobSql.P.CLIENT_ID, "c");
+            bindClaim(claim, ps, 10);
             try (ResultSet rs = ps.executeQuery()) {
                 return plan(rs);
             }
@@ -214,6 +200,18 @@ class PostgresStatisticsTest {
             c.rollback();
             c.setAutoCommit(true);
         }
+    }
+
+    /** Binds {@code claim} as the driver does: up to {@code max} jobs of queue "q" at T0, from the start. */
+    private static void bindClaim(Sql claim, PreparedStatement ps, int max) throws SQLException {
+        OffsetDateTime now = T0.atOffset(ZoneOffset.UTC);
+        claim.setString(ps, JobSql.P.QUEUE, "q");
+        claim.setObject(ps, JobSql.P.NOW, now);
+        claim.setInt(ps, JobSql.P.FROM_PRIORITY, 0);
+        claim.setObject(ps, JobSql.P.FROM_SCHEDULED_AT, now);
+        claim.setLong(ps, JobSql.P.FROM_ID, 0);
+        claim.setInt(ps, JobSql.P.MAX, max);
+        claim.setString(ps, JobSql.P.CLIENT_ID, "c");
     }
 
     /** The generic and the custom plans made so far for the one statement prepared like {@code pattern}. */
