@@ -12,6 +12,7 @@ import dev.runnel.Runnel;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
 import dev.runnel.driver.JobInsertParams;
+import dev.runnel.driver.QueueGlobalLimitParams;
 import dev.runnel.driver.QueueKeyLimitParams;
 import dev.runnel.driver.QueueRegisterParams;
 import dev.runnel.driver.Sql;
@@ -30,6 +31,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -166,6 +168,26 @@ class PostgresStatisticsTest {
             // that a key offers a tenth of its jobs, a cost it compares with the plan for the values.
             assertThat(plans(d, "%WITH RECURSIVE heads%")).as("the keyed claim's generic and custom plans")
                     .satisfies(p -> assertThat(p[0]).isGreaterThanOrEqualTo(5), p -> assertThat(p[1]).isZero());
+        }
+    }
+
+    @Test
+    void claimsUnderAGlobalLimitAreSentAfterGenericPlan() throws Exception {
+        String schema = db.create();
+        try (PostgresDriver d = PostgresDriver.builder().url(PostgresTestSchema.URL).schema(schema).maxPoolSize(1)
+                .build()) {
+            new Migrator(d).up();
+            d.queueRegister(new QueueRegisterParams(List.of("q"), T0));
+            d.queueSetGlobalLimit(new QueueGlobalLimitParams("q", OptionalInt.of(100), T0));
+            insert(d, 100);
+            for (int i = 0; i < 8; i++) {
+                assertThat(d.jobClaim(new JobClaimParams("q", 5, T0, "c", false, true))).hasSize(5);
+            }
+            // Its generic plan's estimate grows with the backlog, past jit_above_cost at about ten
+            // million jobs waiting: sent after GenericPlan, it is never compiled (the test below).
+            long[] genericPlan = plans(d, "%set_config%jit%");
+            assertThat(genericPlan[0] + genericPlan[1]).as("runs of GenericPlan, prepared from the fifth")
+                    .isGreaterThanOrEqualTo(4);
         }
     }
 
