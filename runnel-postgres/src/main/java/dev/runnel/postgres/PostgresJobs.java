@@ -66,8 +66,8 @@ final class PostgresJobs {
         this.inserts = new PostgresInserts(sql, schema, connections);
         this.links = new PostgresLinks(schema, connections, inserts::insert);
         Sql genericPlan = sql.get(JobSql.GenericPlan);
-        for (JobSql statement : List.of(JobSql.JobClaim, JobSql.JobClaimAtMostOnce, JobSql.JobClaimLimited,
-                JobSql.JobClaimKeyed, JobSql.JobCompleteMany, JobSql.JobCompleteDeleteMany, JobSql.JobSetStateMany)) {
+        for (JobSql statement : List.of(JobSql.JobClaim, JobSql.JobClaimAtMostOnce, JobSql.JobClaimKeyed,
+                JobSql.JobCompleteMany, JobSql.JobCompleteDeleteMany, JobSql.JobSetStateMany)) {
             genericPlanned.put(statement, sql.get(statement).after(genericPlan));
         }
     }
@@ -127,7 +127,7 @@ final class PostgresJobs {
             return LimitedClaim.claim(limits, params.max(), nowMicros, new LimitedClaim.Steps() {
                 @Override
                 public List<JobRow> claim(int room) throws SQLException {
-                    return claimedRows(c, params, planned(c, JobSql.JobClaimLimited), (q, ps) -> {
+                    return claimedRows(c, params, sql.get(JobSql.JobClaimLimited), (q, ps) -> {
                         q.setInt(ps, MAX, room);
                         q.setString(ps, QUEUE, params.queue());
                         q.setObject(ps, NOW, now);

@@ -77,9 +77,9 @@ WHERE (SELECT count(pg_notify(:channel, q.queue))
 ORDER BY input.ord;
 
 -- name: GenericPlan
--- Sent before the claims (JobClaim, JobClaimAtMostOnce, JobClaimLimited, JobClaimKeyed) and the
--- outcome writes (JobCompleteMany, JobCompleteDeleteMany, JobSetStateMany), in their round trip
--- and transaction (Sql.after), on a connection that prepares its statements on the server: the statement that
+-- Sent before the claims (JobClaim, JobClaimAtMostOnce, JobClaimKeyed) and the outcome writes
+-- (JobCompleteMany, JobCompleteDeleteMany, JobSetStateMany), in their round trip and transaction
+-- (Sql.after), on a connection that prepares its statements on the server: the statement that
 -- follows uses Postgres's generic plan for it, made once per connection, rather than a plan made
 -- again for each run's values. Behind PgBouncer, where every run is planned anyway, it is not sent.
 -- Left to choose, Postgres planned a claim again each time once its queue held more than a few
@@ -94,10 +94,9 @@ ORDER BY input.ord;
 -- compile a plan, from its estimated cost, and compiles it again at every run; the keyed claim's
 -- generic plan, where a few keys hold many jobs, is estimated at a million (LIMIT :key_limit is
 -- guessed at a tenth of a key's jobs), past jit_above_cost, and compiling took 400 to 700 ms of
--- each run where running it takes under 1 ms. JobClaimLimited, whose limit is a subquery either
--- way, kept its generic plan already, but that plan's estimate grows with the queue's backlog: at
--- 10 million waiting jobs it is 127,000, and each claim was compiled, 15 to 145 ms against 0.3.
--- None of these statements gains from JIT.
+-- each run where running it takes under 1 ms. None of these statements gains from JIT.
+-- JobClaimLimited, whose limit is a subquery either way, keeps its generic plan without this; its
+-- transaction's JobClaimLimitLock turns JIT off.
 -- docs/benchmarks.md gives what it saved.
 SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('jit', 'off', true);
 
@@ -176,9 +175,13 @@ RETURNING j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, nullif(j.
 -- jobs after the one before has committed. (Locked inside the claim itself, the count would come
 -- from the snapshot the statement began with, before the lock was granted, and two claims could
 -- both fill the same free slots.) It returns the rate limit and the start times kept for it, from
--- which the caller works out how many may start now (QueueLimits).
+-- which the caller works out how many may start now (QueueLimits). It turns JIT compilation off
+-- for the transaction (a one-time filter, run whether or not the row exists), as GenericPlan does
+-- for the other claims, without a statement of its own: JobClaimLimited's generic plan is
+-- estimated by the queue's backlog, at 10 million waiting jobs past jit_above_cost (127,000), and
+-- each claim was then compiled, 15 to 145 ms against 0.3.
 SELECT rate_limit, rate_period_us, rate_starts, key_limit, key_rate_limit, key_rate_period_us
-FROM {schema}.runnel_queue WHERE name = :queue FOR UPDATE;
+FROM {schema}.runnel_queue WHERE name = :queue AND (SELECT set_config('jit', 'off', true)) = 'off' FOR UPDATE;
 
 -- name: QueueRateStarted
 -- The start times a rate-limited queue keeps (microseconds, oldest first), after a claim under

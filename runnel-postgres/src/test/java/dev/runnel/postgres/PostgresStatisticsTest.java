@@ -172,49 +172,51 @@ class PostgresStatisticsTest {
     }
 
     @Test
-    void claimsUnderAGlobalLimitAreSentAfterGenericPlan() throws Exception {
-        String schema = db.create();
-        try (PostgresDriver d = PostgresDriver.builder().url(PostgresTestSchema.URL).schema(schema).maxPoolSize(1)
-                .build()) {
-            new Migrator(d).up();
-            d.queueRegister(new QueueRegisterParams(List.of("q"), T0));
-            d.queueSetGlobalLimit(new QueueGlobalLimitParams("q", OptionalInt.of(100), T0));
-            insert(d, 100);
-            for (int i = 0; i < 8; i++) {
-                assertThat(d.jobClaim(new JobClaimParams("q", 5, T0, "c", false, true))).hasSize(5);
-            }
-            // Its generic plan's estimate grows with the backlog, past jit_above_cost at about ten
-            // million jobs waiting: sent after GenericPlan, it is never compiled (the test below).
-            long[] genericPlan = plans(d, "%set_config%jit%");
-            assertThat(genericPlan[0] + genericPlan[1]).as("runs of GenericPlan, prepared from the fifth")
-                    .isGreaterThanOrEqualTo(4);
-        }
-    }
-
-    @Test
-    void aClaimIsNotCompiledByJitWhereEveryOtherPlanWouldBe() throws Exception {
+    void claimsAreNotCompiledByJitWhereEveryOtherPlanWouldBe() throws Exception {
         try (PostgresDriver d = db.newDriver()) {
             migratedAndAnalyzedWith(d, 1_000);
+            d.queueRegister(new QueueRegisterParams(List.of("q"), T0));
+            d.queueSetGlobalLimit(new QueueGlobalLimitParams("q", OptionalInt.of(100), T0));
             try (Connection c = db.connection(); Statement st = c.createStatement()) {
                 // Every plan costs more than this, so each one would be compiled were JIT on.
                 st.execute("SET jit_above_cost = 0");
-                assertThat(explained(c, false)).as("a claim explained with JIT on (Postgres built with llvmjit)")
+                Sql claim = statement(JobSql.JobClaim);
+                Sql limited = statement(JobSql.JobClaimLimited);
+                Sql lock = statement(JobSql.JobClaimLimitLock);
+                Binder claimOf10 = ps -> bindClaim(claim, ps, 10);
+                Binder limitedOf10 = ps -> {
+                    limited.setInt(ps, JobSql.P.MAX, 10);
+                    limited.setString(ps, JobSql.P.QUEUE, "q");
+                    limited.setObject(ps, JobSql.P.NOW, T0.atOffset(ZoneOffset.UTC));
+                    limited.setString(ps, JobSql.P.CLIENT_ID, "c");
+                };
+                assertThat(explained(c, null, claim, claimOf10)).as("a claim alone (Postgres built with llvmjit)")
                         .contains("JIT:");
-                assertThat(explained(c, true)).as("the same claim after GenericPlan").doesNotContain("JIT:");
+                assertThat(explained(c, statement(JobSql.GenericPlan).text(), claim, claimOf10))
+                        .as("the same claim after GenericPlan").doesNotContain("JIT:");
+                assertThat(explained(c, null, limited, limitedOf10)).as("a claim under a global limit alone")
+                        .contains("JIT:");
+                String lockOfQ = lock.text().replace("?", "'q'");
+                assertThat(explained(c, lockOfQ, limited, limitedOf10)).as("the same after the queue's lock")
+                        .doesNotContain("JIT:");
             }
         }
     }
 
-    /** EXPLAIN ANALYZE of a claim of {@code c}, in a transaction rolled back, after GenericPlan or not. */
-    private String explained(Connection c, boolean afterGenericPlan) throws SQLException {
-        Sql claim = statement(JobSql.JobClaim);
+    @FunctionalInterface
+    private interface Binder {
+        void bind(PreparedStatement ps) throws SQLException;
+    }
+
+    /** EXPLAIN ANALYZE of {@code claim} on {@code c}, after {@code first} if any, in a transaction rolled back. */
+    private static String explained(Connection c, String first, Sql claim, Binder binder) throws SQLException {
         c.setAutoCommit(false);
         try (Statement st = c.createStatement();
                 PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE) " + claim.text())) {
-            if (afterGenericPlan) {
-                st.execute(statement(JobSql.GenericPlan).text());
+            if (first != null) {
+                st.execute(first);
             }
-            bindClaim(claim, ps, 10);
+            binder.bind(ps);
             try (ResultSet rs = ps.executeQuery()) {
                 return plan(rs);
             }
