@@ -178,7 +178,8 @@ class PostgresStatisticsTest {
             d.queueRegister(new QueueRegisterParams(List.of("q"), T0));
             d.queueSetGlobalLimit(new QueueGlobalLimitParams("q", OptionalInt.of(100), T0));
             try (Connection c = db.connection(); Statement st = c.createStatement()) {
-                // Every plan costs more than this, so each one would be compiled were JIT on.
+                // Every plan costs more than this, so each one is compiled unless JIT is turned off.
+                st.execute("SET jit = on");
                 st.execute("SET jit_above_cost = 0");
                 Sql claim = statement(JobSql.JobClaim);
                 Sql limited = statement(JobSql.JobClaimLimited);
