@@ -258,7 +258,7 @@ room AS MATERIALIZED (
     FROM {schema}.runnel_queue q WHERE q.name = :queue AND q.paused_at IS NULL
 ),
 open AS MATERIALIZED (
-    SELECT * FROM (
+    SELECT h.*, ceil((h.busy + 1)::numeric / h.weight) AS round FROM (
         SELECT k.limit_key, k.priority, k.scheduled_at, k.id, coalesce(r.n, 0) AS busy,
                greatest(1, coalesce((w.key_weights ->> k.limit_key)::integer, 1)) AS weight,
                least(:key_limit - coalesce(r.n, 0),
@@ -271,12 +271,12 @@ open AS MATERIALIZED (
     WHERE turns >= 1
 ),
 bound AS MATERIALIZED (
-    SELECT ceil((busy + 1)::numeric / weight) AS round FROM open
-    ORDER BY 1, priority, scheduled_at, id
+    SELECT round FROM open
+    ORDER BY round, priority, scheduled_at, id
     OFFSET greatest(0, (SELECT coalesce(max(n), 0) FROM room) - 1) LIMIT 1
 ),
 offered AS MATERIALIZED (
-    SELECT o.id, o.priority, o.scheduled_at, ceil((o.busy + 1)::numeric / o.weight) AS round FROM open o
+    SELECT o.id, o.priority, o.scheduled_at, o.round FROM open o
     UNION ALL
     SELECT c.id, c.priority, c.scheduled_at, ceil((o.busy + c.turn)::numeric / o.weight)
     FROM open o CROSS JOIN LATERAL (

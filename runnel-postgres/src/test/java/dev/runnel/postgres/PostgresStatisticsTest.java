@@ -156,9 +156,7 @@ class PostgresStatisticsTest {
                         25, List.of(), "{}"));
             }
             d.jobInsertMany(jobs);
-            try (Connection c = d.dataSource().getConnection(); Statement st = c.createStatement()) {
-                st.execute("ANALYZE " + schema + ".runnel_job");
-            }
+            analyze(d);
             for (int i = 0; i < 12; i++) {
                 List<JobRow> claimed = d.jobClaim(new JobClaimParams("q", 10, T0, "c", false, true));
                 assertThat(claimed).as("each key's two jobs").hasSize(4);
@@ -273,6 +271,11 @@ class PostgresStatisticsTest {
     private static void migratedAndAnalyzedWith(PostgresDriver d, int n) throws SQLException {
         new Migrator(d).up();
         insert(d, n);
+        analyze(d);
+    }
+
+    /** Takes the planner statistics of {@code d}'s job table. */
+    private static void analyze(PostgresDriver d) throws SQLException {
         try (Connection c = d.dataSource().getConnection(); Statement st = c.createStatement()) {
             st.execute("ANALYZE " + d.schema() + ".runnel_job");
         }

@@ -136,7 +136,7 @@ room AS MATERIALIZED (
                      FROM runnel_queue q WHERE q.name = :queue AND q.paused_at IS NULL), 0) AS n
 ),
 open AS MATERIALIZED (
-    SELECT * FROM (
+    SELECT *, (busy + weight) / weight AS round FROM (
         SELECT h.id, h.k, h.priority, h.scheduled_at, coalesce(r.n, 0) AS busy,
                max(1, coalesce(json_extract((SELECT key_weights FROM runnel_queue WHERE name = :queue),
                                             '$.' || json_quote(h.k)), 1)) AS weight,
@@ -148,12 +148,12 @@ open AS MATERIALIZED (
     WHERE turns >= 1
 ),
 bound AS MATERIALIZED (
-    SELECT (busy + weight) / weight AS round FROM open
-    ORDER BY 1, priority, scheduled_at, id
+    SELECT round FROM open
+    ORDER BY round, priority, scheduled_at, id
     LIMIT 1 OFFSET max(0, (SELECT n FROM room) - 1)
 ),
 offered AS (
-    SELECT id, priority, scheduled_at, (busy + weight) / weight AS round FROM open
+    SELECT id, priority, scheduled_at, round FROM open
     UNION ALL
     SELECT id, priority, scheduled_at, (busy + turn + weight - 1) / weight FROM (
         SELECT j.id, j.priority, j.scheduled_at, o.busy, o.weight, o.turns,
