@@ -9,7 +9,9 @@ import java.util.concurrent.TimeUnit;
  * A producer's jobs claimed ahead of its free slots, and how many to claim so. While its jobs take
  * under a millisecond, a claim takes besides the free slots as many jobs as the slots work
  * through in about {@link #WORK}; they wait here, in claim order, and each starts on the thread of
- * the job before it as that one ends. The producer adds; finishing jobs take.
+ * the job before it as that one ends. On virtual threads every claimed job passes through here,
+ * the ones with a slot free too, until a thread takes it (JobLauncher#launch). The producer adds;
+ * finishing jobs, and threads as they begin, take.
  */
 final class AheadJobs {
     /**

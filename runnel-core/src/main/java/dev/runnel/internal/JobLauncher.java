@@ -13,15 +13,17 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a producer's claimed jobs in its {@link Slots}: each on a virtual thread, or on the queue's
- * pool of platform threads when it has one, and then, on the same thread, the jobs claimed ahead
- * while there are any; hands each outcome to the completer; and gives back to the table the jobs
- * that waited ahead too long. Knows the attempts in flight, for deadlines and cancels.
+ * Runs a producer's claimed jobs in its {@link Slots}: on virtual threads, started as jobs wait
+ * with slots free for them ({@link #launch}), or on the queue's pool of platform threads when it
+ * has one; a thread whose job ends goes on to the next job waiting, while there is one. Hands each
+ * outcome to the completer, and gives back to the table the jobs that waited ahead too long for a
+ * slot. Knows the attempts in flight, for deadlines and cancels.
  */
 final class JobLauncher {
     private static final Logger LOG = LoggerFactory.getLogger(JobLauncher.class);
@@ -35,8 +37,10 @@ final class JobLauncher {
     /** The driver's {@code jobCancelRequested}: of these running jobs, those whose cancel was asked for. */
     private final Function<long[], long[]> cancelRequested;
     private final ThreadFactory jobThreads;
-    /** Null when jobs run on virtual threads: their launch stays what it was, one null check more. */
+    /** Null when jobs run on virtual threads. */
     private final JobPool pool;
+    /** Virtual threads started ({@link #startAnother}) that have not yet begun ({@link #begin}). */
+    private final AtomicInteger starting = new AtomicInteger();
     /** The jobs claimed and not finished: those running and those claimed ahead (a set: no id boxed per job). */
     private final Set<RunningJob> running = ConcurrentHashMap.newKeySet();
     /** Told of each job start, so it may sleep while none runs; set before the first launch. */
@@ -61,10 +65,26 @@ final class JobLauncher {
         this.alarm = alarm;
     }
 
-    /** Starts a claimed job in a free slot, or leaves it to wait ahead for one. */
+    /**
+     * Starts a claimed job in a free slot, or leaves it to wait ahead for one. On virtual threads
+     * it waits ahead in any case, and a new thread starts for it only while no thread started
+     * before is still on its way to its first job: each thread, as it begins, starts the next one
+     * if a job still waits with a slot free for it ({@link #begin}). Jobs that block so start one
+     * after another as fast as threads begin; jobs that end at once are taken, in claim order, by
+     * the threads already running, and a claim of a thousand no-op jobs starts a few threads, not
+     * a thousand (each a virtual thread, its continuation and its registration, a sixth of a job's
+     * allocation in the burndown).
+     */
     void launch(JobRow row) {
         RunningJob job = new RunningJob(row, slots);
         running.add(job);
+        if (pool == null) {
+            slots.waitAhead(job);
+            if (starting.get() == 0) {
+                startAnother();
+            }
+            return;
+        }
         if (slots.admit(job)) {
             start(job);
             return;
@@ -72,6 +92,31 @@ final class JobLauncher {
         for (RunningJob next = slots.startWaiting(); next != null; next = slots.startWaiting()) {
             start(next);
         }
+    }
+
+    /**
+     * Starts a virtual thread for the next job waiting, with a slot taken for it; none when no job
+     * waits or no slot is free. Counted in {@link #starting} before it looks, so that a launch that
+     * adds a job meanwhile either sees the count and leaves the job to this look, or adds it
+     * before this look or the one after the count drops back.
+     */
+    private void startAnother() {
+        do {
+            starting.incrementAndGet();
+            RunningJob next = slots.startWaiting();
+            if (next != null) {
+                jobThreads.newThread(() -> begin(next)).start();
+                return;
+            }
+        } while (starting.decrementAndGet() == 0 && slots.startable());
+    }
+
+    /** A thread from {@link #startAnother} begins: it starts the next one where a job still waits, then works. */
+    private void begin(RunningJob first) {
+        if (starting.decrementAndGet() == 0 && slots.startable()) {
+            startAnother();
+        }
+        work(first);
     }
 
     /** The attempts in flight, those claimed ahead included. */
@@ -104,13 +149,9 @@ final class JobLauncher {
         }
     }
 
-    /** Runs {@code job} in the slot just taken for it. */
+    /** Runs {@code job} in the slot just taken for it, on the queue's pool. */
     private void start(RunningJob job) {
-        if (pool == null) {
-            jobThreads.newThread(() -> work(job)).start();
-        } else {
-            pool.execute(() -> work(job));
-        }
+        pool.execute(() -> work(job));
     }
 
     /** Works {@code first}, then the jobs that wait ahead while there are any, in the one slot. */
@@ -170,7 +211,9 @@ final class JobLauncher {
      * completer.
      */
     void giveBackStale() {
-        if (atMostOnce) {
+        // With a slot free, a job waits ahead only for a thread on its way (launch): it is not
+        // waiting for a slot, and nobody gains by its going back.
+        if (atMostOnce || slots.active() < slots.maxWorkers()) {
             return;
         }
         List<RunningJob> back = slots.ahead().takeStale();

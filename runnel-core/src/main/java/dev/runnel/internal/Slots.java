@@ -76,6 +76,17 @@ final class Slots {
         return false;
     }
 
+    /** A claimed job is held from now on, and waits ahead until a thread takes it with a slot ({@link #startWaiting}, {@link #next}). */
+    void waitAhead(RunningJob job) {
+        held.incrementAndGet();
+        ahead.add(job);
+    }
+
+    /** Whether a job waits ahead with a slot free for it: {@link #startWaiting} would return one. */
+    boolean startable() {
+        return !ahead.isEmpty() && active.get() < maxWorkers;
+    }
+
     /** The first step of {@link #admit}: one more job held; true when it took a free slot. */
     boolean hold() {
         held.incrementAndGet();
