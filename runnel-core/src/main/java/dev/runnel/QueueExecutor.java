@@ -42,7 +42,11 @@ public sealed interface QueueExecutor {
      */
     int MAX_PLATFORM_THREADS = 1_000;
 
-    /** Jobs each run on a new virtual thread: the default, cheap by the thousand, for IO-bound jobs. */
+    /**
+     * Jobs run on virtual threads: the default, cheap by the thousand, for IO-bound jobs. Each job
+     * that blocks has a thread of its own, and jobs that end at once run one after another on the
+     * few threads that are already running (see {@link VirtualThreads}).
+     */
     static QueueExecutor virtualThreads() {
         return VirtualThreads.INSTANCE;
     }
@@ -60,7 +64,15 @@ public sealed interface QueueExecutor {
         return new PlatformThreads(nice);
     }
 
-    /** Each job on a virtual thread of its own. */
+    /**
+     * Jobs on virtual threads, as many at once as the queue's {@code maxWorkers}. Threads start as
+     * jobs wait for them: each new thread, as it begins, starts the next while a claimed job still
+     * waits with a slot free, so jobs that block each start on a thread of their own within
+     * microseconds of one another; a thread whose job ends goes on to the next job waiting. A
+     * claim of a thousand jobs that end at once so runs on a few threads, not a thousand. A job
+     * must not rely on its thread being its own after it returns (a {@code ThreadLocal} it set is
+     * still there for the next job on that thread).
+     */
     record VirtualThreads() implements QueueExecutor {
         static final VirtualThreads INSTANCE = new VirtualThreads();
 
