@@ -61,16 +61,21 @@ class JobLauncherTest {
                 }
             }
         })), Clock.systemUTC(), Duration.ZERO, RetryPolicy.DEFAULT, Hooks.NONE, ArgsCodec.DEFAULT);
-        Completer unstarted = new Completer(null, List.of(), new Completer.Config(100, Duration.ofMillis(5),
-                Duration.ofSeconds(1), "c"), Clock.systemUTC(), RetryPolicy.DEFAULT, RuntimeListeners.NONE);
-        return new JobLauncher("q", false, executor, slots, runner, unstarted,
+        return new JobLauncher("q", false, executor, slots, runner, unstartedCompleter(),
                 Clock.systemUTC(), ids -> {
                     askedForCancels.add(ids);
                     return cancelsRequested;
                 });
     }
 
-    private static JobRow row(long id) {
+    /** A completer that is never started: the outcomes handed to it stay there. */
+    static Completer unstartedCompleter() {
+        return new Completer(null, List.of(), new Completer.Config(100, Duration.ofMillis(5),
+                Duration.ofSeconds(1), "c"), Clock.systemUTC(), RetryPolicy.DEFAULT, RuntimeListeners.NONE);
+    }
+
+    /** A job of kind {@code step}, running in its first attempt of client {@code c}. */
+    static JobRow row(long id) {
         Instant now = Instant.now();
         return new JobRow(id, "step", "{\"n\":" + id + "}", JobState.RUNNING, "q", 1, 1, 25, Optional.of(now),
                 List.of("c"), now, now, Optional.empty(), List.of(), "{}", List.of());

@@ -2,17 +2,11 @@ package dev.runnel.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.runnel.JobArgs;
-import dev.runnel.JobRow;
-import dev.runnel.JobState;
 import dev.runnel.QueueExecutor;
 import dev.runnel.RetryPolicy;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -29,13 +23,6 @@ import org.junit.jupiter.api.Test;
  * that no outcome goes to the completer (never started here) and every slot frees as its job ends.
  */
 class JobLauncherThreadsTest {
-    record Step(long n) implements JobArgs {
-        @Override
-        public String kind() {
-            return "step";
-        }
-    }
-
     /** What a job does besides being counted. */
     private interface Body {
         void run(long id) throws Exception;
@@ -46,22 +33,14 @@ class JobLauncherThreadsTest {
     private final AtomicLong runs = new AtomicLong();
 
     private JobLauncher launcher(Slots slots, Body body) {
-        JobRunner runner = new JobRunner(Map.of("step", new WorkUnit<>("step", Step.class, job -> {
+        JobRunner runner = new JobRunner(Map.of("step", new WorkUnit<>("step", JobLauncherTest.Step.class, job -> {
             threads.add(Thread.currentThread());
             ran.add(job.id());
             runs.incrementAndGet();
             body.run(job.id());
         })), Clock.systemUTC(), Duration.ZERO, RetryPolicy.DEFAULT, Hooks.NONE, ArgsCodec.DEFAULT);
-        Completer unstarted = new Completer(null, List.of(), new Completer.Config(100, Duration.ofMillis(5),
-                Duration.ofSeconds(1), "c"), Clock.systemUTC(), RetryPolicy.DEFAULT, RuntimeListeners.NONE);
-        return new JobLauncher("q", true, new QueueExecutor.VirtualThreads(), slots, runner, unstarted,
-                Clock.systemUTC(), ids -> new long[0]);
-    }
-
-    private static JobRow row(long id) {
-        Instant now = Instant.now();
-        return new JobRow(id, "step", "{\"n\":" + id + "}", JobState.RUNNING, "q", 1, 1, 25, Optional.of(now),
-                List.of("c"), now, now, Optional.empty(), List.of(), "{}", List.of());
+        return new JobLauncher("q", true, new QueueExecutor.VirtualThreads(), slots, runner,
+                JobLauncherTest.unstartedCompleter(), Clock.systemUTC(), ids -> new long[0]);
     }
 
     /** Every job ended and every slot free (a job's slot frees just after the job stops being held). */
@@ -75,7 +54,7 @@ class JobLauncherThreadsTest {
         Slots slots = new Slots(1_000);
         JobLauncher launcher = launcher(slots, id -> {});
         for (long id = 1; id <= 1_000; id++) {
-            launcher.launch(row(id));
+            launcher.launch(JobLauncherTest.row(id));
         }
         awaitIdle(slots);
         assertThat(ran).hasSize(1_000);
@@ -94,7 +73,7 @@ class JobLauncherThreadsTest {
             gate.await(30, TimeUnit.SECONDS);
         });
         for (long id = 1; id <= 50; id++) {
-            launcher.launch(row(id));
+            launcher.launch(JobLauncherTest.row(id));
         }
         Eventually.until("all 50 jobs running at once", Duration.ofSeconds(30), () -> blocked.get() == 50);
         assertThat(threads).hasSize(50);
@@ -122,7 +101,7 @@ class JobLauncherThreadsTest {
             gate[0] = new CountDownLatch(1);
             int size = ThreadLocalRandom.current().nextInt(1, 9);
             for (int i = 0; i < size; i++) {
-                launcher.launch(row(++id));
+                launcher.launch(JobLauncherTest.row(++id));
                 for (int spin = ThreadLocalRandom.current().nextInt(200); spin > 0; spin--) {
                     Thread.onSpinWait();
                 }
