@@ -29,6 +29,14 @@ final class CompactJson {
 
     /** {@code utf8}, a JSON value as text or as jsonb's binary form, without whitespace outside its strings. */
     static String of(byte[] utf8) {
+        return of(utf8, null);
+    }
+
+    /**
+     * {@link #of(byte[])}, compacting in {@code buffer}'s bytes (a new array when null): a decoder
+     * of many rows keeps one, rather than an array for each value jsonb printed with spaces.
+     */
+    static String of(byte[] utf8, Buffer buffer) {
         if (utf8 == null) {
             return null;
         }
@@ -57,7 +65,7 @@ final class CompactJson {
                 keep = false;
                 if (out == null) {
                     // The first whitespace: what came before it is kept as it is.
-                    out = new byte[utf8.length - from];
+                    out = buffer == null ? new byte[utf8.length - from] : buffer.atLeast(utf8.length - from);
                     n = i - from;
                     System.arraycopy(utf8, from, out, 0, n);
                 }
@@ -68,5 +76,18 @@ final class CompactJson {
         }
         return out == null ? new String(utf8, from, utf8.length - from, StandardCharsets.UTF_8)
                 : new String(out, 0, n, StandardCharsets.UTF_8);
+    }
+
+    /** Bytes to compact into, kept from one value to the next by one thread. */
+    static final class Buffer {
+        private byte[] bytes = new byte[256];
+
+        /** This buffer's bytes, at least {@code length} of them: grown (and kept so) when they were fewer. */
+        byte[] atLeast(int length) {
+            if (bytes.length < length) {
+                bytes = new byte[Math.max(length, bytes.length * 2)];
+            }
+            return bytes;
+        }
     }
 }

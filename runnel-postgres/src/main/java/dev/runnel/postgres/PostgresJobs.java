@@ -225,11 +225,11 @@ final class PostgresJobs {
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(q.text())) {
             binder.bind(q, ps);
-            List<JobRow> rows = new ArrayList<>(Math.min(params.max(), 1_000));
-            JobClaimParams.Rows claimed = params.rows();
+            List<JobRow> rows = new ArrayList<>(Math.min(params.max(), 4_096));
+            PostgresRows.Claimed claimed = new PostgresRows.Claimed(params);
             try (ResultSet rs = lastResult(ps)) {
                 while (rs.next()) {
-                    rows.add(PostgresRows.decodeClaimed(rs, claimed));
+                    rows.add(claimed.decode(rs));
                 }
             }
             return rows;

@@ -5,12 +5,14 @@ import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobJson;
+import java.nio.charset.StandardCharsets;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.postgresql.PGResultSetMetaData;
@@ -46,23 +48,48 @@ final class PostgresRows {
     }
 
     /**
-     * Decodes a row {@code claim} returned, in the claim statements' shorter column order: the
-     * queue is the claim's own, so it is not read back.
+     * Decodes the rows one claim returned, in the claim statements' shorter column order: the
+     * queue is the claim's own, so it is not read back. What rows of a claim mostly share is made
+     * once: a kind the row before had is not decoded again, a job scheduled at its creation (the
+     * common case) shares one instant for both, and args are compacted in one buffer reused from
+     * row to row.
      */
-    static JobRow decodeClaimed(ResultSet rs, JobClaimParams.Rows claim) throws SQLException {
-        return claim.row(
-                rs.getLong(1),
-                rs.getString(2),
-                CompactJson.read(rs, 3),
-                rs.getInt(4),
-                rs.getInt(5),
-                rs.getInt(6),
-                strings(rs, 7),
-                instant(rs, 8),
-                instant(rs, 9),
-                errors(rs, 10),
-                CompactJson.read(rs, 11), // NULL, the empty object, stays null for claimedRow
-                strings(rs, 12));
+    static final class Claimed {
+        private final JobClaimParams.Rows rows;
+        private final CompactJson.Buffer buffer = new CompactJson.Buffer();
+        private byte[] kindUtf8;
+        private String kind;
+
+        Claimed(JobClaimParams claim) {
+            this.rows = claim.rows();
+        }
+
+        JobRow decode(ResultSet rs) throws SQLException {
+            Instant createdAt = instant(rs, 8);
+            Instant scheduledAt = Arrays.equals(rs.getBytes(8), rs.getBytes(9)) ? createdAt : instant(rs, 9);
+            return rows.row(
+                    rs.getLong(1),
+                    kind(rs.getBytes(2)),
+                    CompactJson.of(rs.getBytes(3), buffer),
+                    rs.getInt(4),
+                    rs.getInt(5),
+                    rs.getInt(6),
+                    strings(rs, 7),
+                    createdAt,
+                    scheduledAt,
+                    errors(rs, 10),
+                    CompactJson.of(rs.getBytes(11), buffer), // NULL, the empty object, stays null for the row
+                    strings(rs, 12));
+        }
+
+        /** The kind whose UTF-8 bytes (pgjdbc's, as received: the connection's encoding is UTF-8) are {@code utf8}. */
+        private String kind(byte[] utf8) {
+            if (!Arrays.equals(utf8, kindUtf8)) {
+                kindUtf8 = utf8;
+                kind = utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
+            }
+            return kind;
+        }
     }
 
     /**

@@ -121,7 +121,7 @@ SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('ji
 -- A paused queue claims nothing: its runnel_queue row is read once per claim (an InitPlan gating
 -- the scan), not per job. Nor does a queue with a global or rate limit, which only
 -- JobClaimLimited may claim from: a client that has not yet heard of a new limit takes nothing
--- until it has. It returns PostgresRows.decodeClaimed's columns: the queue, state, attempted_at and
+-- until it has. It returns PostgresRows.Claimed's columns: the queue, state, attempted_at and
 -- finalized_at are this statement's own, so not read back. Empty errors, tags and metadata come
 -- back as NULL, which the driver reads as empty without building an array or a string; so does
 -- attempted_by when it holds only this client (a job's first claim: JobClaimParams.claimedRow

@@ -37,6 +37,17 @@ class CompactJsonTest {
     }
 
     @Test
+    void valuesCompactedInOneBufferEachReadAsTheirOwn() {
+        CompactJson.Buffer buffer = new CompactJson.Buffer();
+        String big = "{\"s\": \"" + "y ".repeat(400) + "\", \"n\": 1}";
+        for (String json : new String[] {"{\"a\": 1, \"b\": 2}", big, "{\"c\": [3, 4]}", "{\"d\":5}", big, "{\"e\": 6}"}) {
+            byte[] utf8 = json.getBytes(StandardCharsets.UTF_8);
+            assertThat(CompactJson.of(utf8, buffer)).isEqualTo(CompactJson.of(utf8));
+        }
+        assertThat(CompactJson.of("{\"c\": [3, 4]}".getBytes(StandardCharsets.UTF_8), buffer)).isEqualTo("{\"c\":[3,4]}");
+    }
+
+    @Test
     void readsJsonbsBinaryFormAsItsText() {
         byte[] binary = "\u0001{\"a\": 1}".getBytes(StandardCharsets.UTF_8);
         assertThat(CompactJson.of(binary)).isEqualTo("{\"a\":1}");

@@ -8,6 +8,7 @@ import dev.runnel.driver.Times;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -19,7 +20,8 @@ final class SqliteRows {
      * Decodes the rows one claim returned, in the claim statements' shorter column order: the state
      * and the attempt's times are the claim's own, not read back, and neither is the queue (each
      * column read is a JNI call, under the writer lock). A kind the row before had is not decoded
-     * again: a claim's jobs are mostly of a few kinds.
+     * again: a claim's jobs are mostly of a few kinds. A job scheduled at its creation (the common
+     * case) shares one instant for both.
      */
     static final class Claimed {
         private final JobClaimParams.Rows rows;
@@ -31,6 +33,9 @@ final class SqliteRows {
         }
 
         JobRow decode(ResultSet rs) throws SQLException {
+            long created = rs.getLong(8);
+            long scheduled = rs.getLong(9);
+            Instant createdAt = Times.fromMicros(created);
             return rows.row(
                     rs.getLong(1),
                     kind(rs.getBytes(2)),
@@ -39,8 +44,8 @@ final class SqliteRows {
                     rs.getInt(5),
                     rs.getInt(6),
                     JobJson.decodeStrings(text(rs, 7)),
-                    Times.fromMicros(rs.getLong(8)),
-                    Times.fromMicros(rs.getLong(9)),
+                    createdAt,
+                    scheduled == created ? createdAt : Times.fromMicros(scheduled),
                     JobJson.decodeErrors(text(rs, 10)),
                     text(rs, 11),
                     JobJson.decodeStrings(text(rs, 12)));

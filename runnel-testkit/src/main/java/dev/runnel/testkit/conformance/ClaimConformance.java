@@ -9,6 +9,7 @@ import dev.runnel.JobState;
 import dev.runnel.Runnel;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobCompleteManyParams;
+import dev.runnel.driver.JobInsertParams;
 import dev.runnel.driver.JobJson;
 import dev.runnel.driver.JobQueuesDueParams;
 import dev.runnel.driver.JobReinsertParams;
@@ -63,6 +64,41 @@ public abstract class ClaimConformance extends DriverConformance {
                 assertThat(job.attemptedBy()).containsExactly("client-\u00f8");
                 assertThat(job.errors()).isEmpty();
             });
+        }
+    }
+
+    @Test
+    void eachJobOfAClaimComesBackWithItsOwnKindArgsAndTimes() {
+        // Rows of a claim share what they have alike when they are read (a kind, the instant of a
+        // job scheduled at its creation, a buffer to compact args in): each must still read as its own.
+        String longArgs = "{\"name\":\"" + "x".repeat(600) + "\",\"value\":3}";
+        List<String> kinds = List.of("kind_a", "kind_a", "kind_b", "kind_a", "k\u00efnd_\u00e9", "kind_b");
+        List<String> args = List.of("{\"name\":\"one\",\"value\":1}", longArgs, "{\"value\":2}",
+                "{\"name\":\"a \\\" quote, and: spaces\",\"value\":4}", "{\"name\":\"\u00e9\",\"value\":5}",
+                "{\"name\":\"last\",\"value\":6}");
+        List<JobInsertParams> jobs = new ArrayList<>();
+        for (int i = 0; i < kinds.size(); i++) {
+            Instant created = T0.minusSeconds(60 - i);
+            Instant scheduled = i % 2 == 0 ? created : created.plusMillis(500);
+            jobs.add(new JobInsertParams(kinds.get(i), args.get(i), "mixed", 1, JobState.AVAILABLE, created, scheduled,
+                    25, List.of(), "{}", null, 0));
+        }
+        driver.jobInsertMany(jobs);
+        for (boolean atMostOnce : new boolean[] {false, true}) {
+            if (atMostOnce) {
+                driver.jobInsertMany(jobs.stream().map(j -> new JobInsertParams(j.kind(), j.args(), "mixed_once",
+                        j.priority(), j.state(), j.createdAt(), j.scheduledAt(), j.maxAttempts(), j.tags(), j.metadata(),
+                        null, 0)).toList());
+            }
+            List<JobRow> claimed = driver.jobClaim(new JobClaimParams(atMostOnce ? "mixed_once" : "mixed", 10,
+                    clock.instant(), "client-a", atMostOnce));
+            assertThat(claimed).extracting(JobRow::kind).containsExactlyElementsOf(kinds);
+            for (int i = 0; i < kinds.size(); i++) {
+                JobRow job = claimed.get(i);
+                assertThat(JobJson.readTree(job.args())).as("args of job %d", i).isEqualTo(JobJson.readTree(args.get(i)));
+                assertThat(job.createdAt()).as("created at of job %d", i).isEqualTo(jobs.get(i).createdAt());
+                assertThat(job.scheduledAt()).as("scheduled at of job %d", i).isEqualTo(jobs.get(i).scheduledAt());
+            }
         }
     }
 
