@@ -5,7 +5,7 @@ import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobJson;
-import java.nio.charset.StandardCharsets;
+import dev.runnel.driver.RepeatedText;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -57,8 +57,7 @@ final class PostgresRows {
     static final class Claimed {
         private final JobClaimParams.Rows rows;
         private final CompactJson.Buffer buffer = new CompactJson.Buffer();
-        private byte[] kindUtf8;
-        private String kind;
+        private final RepeatedText kinds = new RepeatedText();
 
         Claimed(JobClaimParams claim) {
             this.rows = claim.rows();
@@ -69,7 +68,7 @@ final class PostgresRows {
             Instant scheduledAt = Arrays.equals(rs.getBytes(8), rs.getBytes(9)) ? createdAt : instant(rs, 9);
             return rows.row(
                     rs.getLong(1),
-                    kind(rs.getBytes(2)),
+                    kinds.of(rs.getBytes(2)), // as received: the connection's encoding is UTF-8
                     CompactJson.of(rs.getBytes(3), buffer),
                     rs.getInt(4),
                     rs.getInt(5),
@@ -80,15 +79,6 @@ final class PostgresRows {
                     errors(rs, 10),
                     CompactJson.of(rs.getBytes(11), buffer), // NULL, the empty object, stays null for the row
                     strings(rs, 12));
-        }
-
-        /** The kind whose UTF-8 bytes (pgjdbc's, as received: the connection's encoding is UTF-8) are {@code utf8}. */
-        private String kind(byte[] utf8) {
-            if (!Arrays.equals(utf8, kindUtf8)) {
-                kindUtf8 = utf8;
-                kind = utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
-            }
-            return kind;
         }
     }
 

@@ -4,12 +4,12 @@ import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.driver.JobClaimParams;
 import dev.runnel.driver.JobJson;
+import dev.runnel.driver.RepeatedText;
 import dev.runnel.driver.Times;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Optional;
 
 /** Decodes job rows in the column order every job statement of {@code job.sql} returns. */
@@ -25,8 +25,7 @@ final class SqliteRows {
      */
     static final class Claimed {
         private final JobClaimParams.Rows rows;
-        private byte[] kindUtf8;
-        private String kind;
+        private final RepeatedText kinds = new RepeatedText();
 
         Claimed(JobClaimParams claim) {
             this.rows = claim.rows();
@@ -38,7 +37,7 @@ final class SqliteRows {
             Instant createdAt = Times.fromMicros(created);
             return rows.row(
                     rs.getLong(1),
-                    kind(rs.getBytes(2)),
+                    kinds.of(rs.getBytes(2)),
                     text(rs, 3),
                     rs.getInt(4),
                     rs.getInt(5),
@@ -49,14 +48,6 @@ final class SqliteRows {
                     JobJson.decodeErrors(text(rs, 10)),
                     text(rs, 11),
                     JobJson.decodeStrings(text(rs, 12)));
-        }
-
-        private String kind(byte[] utf8) {
-            if (!Arrays.equals(utf8, kindUtf8)) {
-                kindUtf8 = utf8;
-                kind = string(utf8);
-            }
-            return kind;
         }
     }
 
