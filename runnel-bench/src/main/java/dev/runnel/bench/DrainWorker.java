@@ -23,7 +23,8 @@ import java.time.Duration;
  * <p>Before it says {@code ready} it may work a number of warm-up jobs that the harness put in a
  * queue of its own, so that the JIT compiler's one-time work on the hot path is not billed to the
  * drain: the drain measures the cost per job of a worker in steady state, as a long-lived process
- * runs.
+ * runs. Warm-up jobs take the drain's job time, up to {@link #WARM_UP_MAX_JOB_TIME}, so that jobs
+ * that wait (and their threads' parking and waking) are compiled before the drain too.
  *
  * <p>Arguments: queue, concurrent jobs, fetch cooldown in ms, ids file, warm-up jobs, delivery
  * ({@code AT_LEAST_ONCE} or {@code AT_MOST_ONCE}), how long each job takes in ms, the queue's
@@ -34,6 +35,12 @@ import java.time.Duration;
 public final class DrainWorker {
     /** The environment variable the database URL comes in. */
     public static final String URL_VARIABLE = "RUNNEL_DRAIN_DATABASE_URL";
+
+    /**
+     * The longest a warm-up job takes: 1 ms. Any wait runs the code of a job that waits; longer
+     * ones would only make the warm-up longer (50,000 jobs at 50 at once take a second at 1 ms).
+     */
+    static final Duration WARM_UP_MAX_JOB_TIME = Duration.ofMillis(1);
 
     private DrainWorker() {}
 
@@ -55,7 +62,7 @@ public final class DrainWorker {
         boolean deleteCompleted = Boolean.parseBoolean(args[10]);
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         if (warmup > 0) {
-            warmUp(url, warmUpQueue, threads, cooldownMs, warmup, delivery, deleteCompleted);
+            warmUp(url, warmUpQueue, threads, cooldownMs, warmup, delivery, warmUpJobTime(jobTime), deleteCompleted);
         }
 
         BenchJobs.Tally tally = new BenchJobs.Tally();
@@ -122,10 +129,15 @@ public final class DrainWorker {
         return builder;
     }
 
+    /** How long each warm-up job takes when the drain's take {@code jobTime}: as long, up to {@link #WARM_UP_MAX_JOB_TIME}. */
+    static Duration warmUpJobTime(Duration jobTime) {
+        return jobTime.compareTo(WARM_UP_MAX_JOB_TIME) > 0 ? WARM_UP_MAX_JOB_TIME : jobTime;
+    }
+
     private static void warmUp(String url, String queue, int threads, long cooldownMs, int jobs,
-            Runnel.Delivery delivery, boolean deleteCompleted) throws InterruptedException {
+            Runnel.Delivery delivery, Duration jobTime, boolean deleteCompleted) throws InterruptedException {
         BenchJobs.Tally tally = new BenchJobs.Tally();
-        try (Runnel runnel = client(url, queue, threads, cooldownMs, delivery, Duration.ZERO, deleteCompleted, tally).build()) {
+        try (Runnel runnel = client(url, queue, threads, cooldownMs, delivery, jobTime, deleteCompleted, tally).build()) {
             runnel.start();
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
             while (tally.completed.sum() < jobs && System.nanoTime() - deadline < 0) {

@@ -39,7 +39,8 @@ final class DrainCommand implements Callable<Integer> {
 
     @Option(names = "--warmup", paramLabel = "N", defaultValue = "50000",
             description = "Jobs each worker JVM works on a queue of its own before the timed drain, so that "
-                    + "JIT compilation is not billed to it; 0 for none (default: ${DEFAULT-VALUE}).")
+                    + "JIT compilation is not billed to it; each takes --job-time, up to 1 ms; 0 for none "
+                    + "(default: ${DEFAULT-VALUE}).")
     int warmup;
 
     @Mixin
