@@ -353,6 +353,11 @@ final class SqliteConnections implements AutoCloseable {
         }
     }
 
+    /** Whether reads have connections of their own: not for {@code :memory:}, whose reads take the writer's. */
+    boolean hasReaders() {
+        return !allReaders.isEmpty();
+    }
+
     /** Runs a read on a reader connection (the writer's, for {@code :memory:}). */
     <T> T read(Work<T> work) {
         checkOpen();

@@ -6,6 +6,7 @@ import dev.runnel.InsertResult;
 import dev.runnel.JobRow;
 import dev.runnel.JobState;
 import dev.runnel.RateLimit;
+import dev.runnel.RunnelException;
 import dev.runnel.driver.ClaimOrder;
 import dev.runnel.driver.JdbcIds;
 import dev.runnel.driver.JobClaimParams;
@@ -32,6 +33,8 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The job operations of {@link SqliteDriver}, from {@code job.sql}: inserts (in
@@ -44,6 +47,14 @@ final class SqliteJobs {
     private final SqliteInserts inserts;
     private final SqliteCleaner cleaner;
     private final SqliteLinks links;
+    /**
+     * Claims of this many jobs or more: the next claim of their queue reads its rows after the
+     * writer lock ({@link #claimAvailable}). For claims of 100 jobs the second statement cost more
+     * than the lock time it saved (docs/benchmarks.md).
+     */
+    static final int READ_ROWS_AFTER = 256;
+    /** The queues whose last claim took {@link #READ_ROWS_AFTER} jobs or more: a hint, never needed for correctness. */
+    private final Set<String> bigClaims = ConcurrentHashMap.newKeySet();
 
     SqliteJobs(SqliteConnections connections) {
         this.sql = SqlFile.parse("job.sql", JobSql.class.getResourceAsStream("job.sql"), JobSql.class)
@@ -69,25 +80,80 @@ final class SqliteJobs {
     List<JobRow> claim(JobClaimParams params) {
         long now = Times.toMicros(params.now());
         List<JobRow> jobs;
-        if (params.limited() && !params.atMostOnce()) {
-            jobs = connections.writeTransaction(s -> claimLimited(s, params, now));
-        } else {
+        if (params.atMostOnce()) {
             jobs = connections.write(s -> {
-                PreparedStatement claim;
-                if (params.atMostOnce()) {
-                    Sql jobClaimAtMostOnce = sql.get(JobSql.JobClaimAtMostOnce);
-                    claim = s.prepare(jobClaimAtMostOnce.text());
-                    jobClaimAtMostOnce.setLong(claim, NOW, now);
-                    jobClaimAtMostOnce.setString(claim, QUEUE, params.queue());
-                    jobClaimAtMostOnce.setInt(claim, MAX, params.max());
-                } else {
-                    claim = prepareClaim(s, JobSql.JobClaim, params, now, params.max());
-                }
+                Sql jobClaimAtMostOnce = sql.get(JobSql.JobClaimAtMostOnce);
+                PreparedStatement claim = s.prepare(jobClaimAtMostOnce.text());
+                jobClaimAtMostOnce.setLong(claim, NOW, now);
+                jobClaimAtMostOnce.setString(claim, QUEUE, params.queue());
+                jobClaimAtMostOnce.setInt(claim, MAX, params.max());
                 return claimed(claim, params);
             });
+        } else if (params.limited()) {
+            jobs = connections.writeTransaction(s -> claimLimited(s, params, now));
+        } else {
+            jobs = claimAvailable(params, now);
         }
         jobs.sort(ClaimOrder.COMPARATOR);
         return jobs;
+    }
+
+    /**
+     * An at-least-once claim of a queue without limits. Reading a claim's rows through JDBC is a
+     * call into SQLite for each column, and most of a big claim's time under the writer lock; so a
+     * queue whose last claim took {@link #READ_ROWS_AFTER} jobs or more claims by reading only the
+     * ids under the lock, and its rows after, on a reader connection, while others write. A small
+     * claim, as of a queue that keeps up, stays one statement.
+     */
+    private List<JobRow> claimAvailable(JobClaimParams params, long now) {
+        if (connections.hasReaders() && bigClaims.contains(params.queue())) {
+            long[] ids = connections.write(
+                    s -> JdbcIds.read(prepareClaim(s, JobSql.JobClaim, params, now, params.max()), params.max()));
+            noteClaimSize(params.queue(), ids.length);
+            return ids.length == 0 ? new ArrayList<>() : readClaimed(params, now, ids);
+        }
+        List<JobRow> jobs = connections.write(
+                s -> claimed(prepareClaim(s, JobSql.JobClaim, params, now, params.max()), params));
+        noteClaimSize(params.queue(), jobs.size());
+        return jobs;
+    }
+
+    private void noteClaimSize(String queue, int claimed) {
+        if (claimed >= READ_ROWS_AFTER) {
+            bigClaims.add(queue);
+        } else {
+            bigClaims.remove(queue);
+        }
+    }
+
+    /**
+     * The rows of the jobs {@code ids} that a claim with {@code params} has just taken, read on a
+     * reader connection, or on the writer's should that fail (a thread interrupted while it waits
+     * for a reader, say). Should both fail, the jobs are running under this client with no one to
+     * run them: the exception is one that does not say the claim did nothing, so that the producer
+     * finds them again ({@code jobClaimRecover}) before it claims more.
+     */
+    List<JobRow> readClaimed(JobClaimParams params, long now, long[] ids) {
+        SqliteConnections.Work<List<JobRow>> read = s -> {
+            Sql q = sql.get(JobSql.JobClaimedRead);
+            PreparedStatement statement = s.prepare(q.text());
+            q.setString(statement, ONLY_CLIENT, JobJson.encodeStrings(List.of(params.clientId())));
+            q.setString(statement, IDS, SqliteBatch.encodeIds(ids));
+            q.setLong(statement, NOW, now);
+            q.setString(statement, CLIENT_ID, params.clientId());
+            return claimed(statement, params);
+        };
+        try {
+            return connections.read(read);
+        } catch (RuntimeException onReader) {
+            try {
+                return connections.write(read);
+            } catch (RuntimeException e) {
+                e.addSuppressed(onReader);
+                throw new RunnelException("claimed " + ids.length + " jobs of queue " + params.queue()
+                        + " but could not read them: " + e.getMessage(), e);
+            }
+        }
     }
 
     /** Adds the claim's starts to each of its keys' kept start times (under the writer lock). */

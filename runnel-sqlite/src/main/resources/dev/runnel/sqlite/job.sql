@@ -56,8 +56,10 @@ SELECT last_insert_rowid();
 -- 1,000-job claims (4.2 against 4.5 us).
 -- A paused queue (runnel_queue.paused_at) claims nothing; its row is read once per claim. Nor
 -- does a queue with a global or rate limit: only JobClaimLimited claims from it.
--- It returns SqliteRows.decodeClaimed's columns: queue, state, attempted_at and finalized_at are
+-- It returns SqliteRows.Claimed's columns: queue, state, attempted_at and finalized_at are
 -- this statement's own values, so they are not read back.
+-- For a queue whose claims are big, SqliteJobs reads only the ids under the writer lock, and the
+-- rows after, with JobClaimedRead.
 UPDATE runnel_job
 SET state = 'running',
     attempt = attempt + 1,
@@ -76,6 +78,17 @@ WHERE id IN (
     LIMIT :max)
 RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, :only_client), created_at,
           scheduled_at, errors, nullif(metadata, '{}'), nullif(tags, '[]');
+
+-- name: JobClaimedRead
+-- The rows of a JobClaim whose ids alone were read under the writer lock (SqliteJobs.claim does
+-- so for a queue whose claims are big), read afterwards on a reader connection, in JobClaim's
+-- columns. Only a job still running in that claim's attempt comes back: its start :now, unique per
+-- client (ClaimClock), and :client_id. A job deleted in between is not worked.
+SELECT j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, nullif(j.attempted_by, :only_client),
+       j.created_at, j.scheduled_at, j.errors, nullif(j.metadata, '{}'), nullif(j.tags, '[]')
+FROM json_each(:ids) AS claimed CROSS JOIN runnel_job AS j
+WHERE j.id = claimed.value AND +j.state = 'running' AND j.attempted_at = :now
+  AND j.attempted_by ->> '$[#-1]' = :client_id;
 
 -- name: JobClaimLimited
 -- A claim under the queue's global limit: at most the batch size, and no more than the limit less

@@ -103,6 +103,45 @@ public abstract class ClaimConformance extends DriverConformance {
     }
 
     @Test
+    void bigClaimsOfOneQueueInARowEachBringTheirOwnJobsAsInserted() {
+        // A driver may read a big claim's rows otherwise than a small one's (SQLite reads them after
+        // the claim, on another connection, once the queue's claims are big): every job, read either
+        // way, must come back once, as it was inserted, running in the claim's attempt.
+        int batch = 300;
+        List<JobInsertParams> jobs = new ArrayList<>();
+        for (int i = 0; i < 3 * batch; i++) {
+            Instant created = T0.minusSeconds(3_600).plusMillis(i);
+            jobs.add(new JobInsertParams(i % 3 == 0 ? "kind_a" : "kind_b", "{\"n\":" + i + "}", "big", 1,
+                    JobState.AVAILABLE, created, i % 2 == 0 ? created : created.plusMillis(1), 5 + i % 3,
+                    i % 5 == 0 ? List.of("t" + i) : List.of(), i % 7 == 0 ? "{\"m\":" + i + "}" : "{}", null, 0));
+        }
+        driver.jobInsertMany(jobs);
+        Map<Integer, JobRow> seen = new java.util.HashMap<>();
+        for (int claim = 0; claim < 3; claim++) {
+            Instant at = T0.plusSeconds(claim);
+            List<JobRow> claimed = driver.jobClaim(new JobClaimParams("big", batch, at, "client-a"));
+            assertThat(claimed).as("claim %d", claim).hasSize(batch);
+            for (JobRow job : claimed) {
+                int n = JobJson.readTree(job.args()).get("n").asInt();
+                assertThat(seen.put(n, job)).as("job %d claimed twice", n).isNull();
+                JobInsertParams inserted = jobs.get(n);
+                assertThat(job.kind()).isEqualTo(inserted.kind());
+                assertThat(job.createdAt()).isEqualTo(inserted.createdAt());
+                assertThat(job.scheduledAt()).isEqualTo(inserted.scheduledAt());
+                assertThat(job.maxAttempts()).isEqualTo(inserted.maxAttempts());
+                assertThat(job.tags()).isEqualTo(inserted.tags());
+                assertThat(JobJson.readTree(job.metadata())).isEqualTo(JobJson.readTree(inserted.metadata()));
+                assertThat(job.state()).isEqualTo(JobState.RUNNING);
+                assertThat(job.attempt()).isEqualTo(1);
+                assertThat(job.attemptedAt()).contains(at);
+                assertThat(job.attemptedBy()).containsExactly("client-a");
+            }
+        }
+        assertThat(seen).hasSize(3 * batch);
+        assertThat(driver.jobClaim(new JobClaimParams("big", batch, T0.plusSeconds(3), "client-a"))).isEmpty();
+    }
+
+    @Test
     void aClaimedJobWithNoTagsMetadataOrErrorsReadsThemEmptyAndItsErrorOnceItHasOne() {
         Runnel runnel = inserter();
         for (boolean atMostOnce : new boolean[] {false, true}) {
