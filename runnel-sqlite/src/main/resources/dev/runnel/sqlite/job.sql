@@ -83,12 +83,13 @@ RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, 
 -- The rows of a JobClaim whose ids alone were read under the writer lock (SqliteJobs.claim does
 -- so for a queue whose claims are big), read afterwards on a reader connection, in JobClaim's
 -- columns. Only a job still running in that claim's attempt comes back: its start :now, unique per
--- client (ClaimClock), and :client_id. A job deleted in between is not worked.
+-- client (ClaimClock), and :client_id. A job deleted in between is not worked. A job's first claim
+-- left :only_client as its attempted_by, which is compared as text before any JSON is parsed.
 SELECT j.id, j.kind, j.args, j.priority, j.attempt, j.max_attempts, nullif(j.attempted_by, :only_client),
        j.created_at, j.scheduled_at, j.errors, nullif(j.metadata, '{}'), nullif(j.tags, '[]')
 FROM json_each(:ids) AS claimed CROSS JOIN runnel_job AS j
 WHERE j.id = claimed.value AND +j.state = 'running' AND j.attempted_at = :now
-  AND j.attempted_by ->> '$[#-1]' = :client_id;
+  AND (j.attempted_by = :only_client OR j.attempted_by ->> '$[#-1]' = :client_id);
 
 -- name: JobClaimLimited
 -- A claim under the queue's global limit: at most the batch size, and no more than the limit less
