@@ -137,7 +137,7 @@ final class SqliteJobs {
         SqliteConnections.Work<List<JobRow>> read = s -> {
             Sql q = sql.get(JobSql.JobClaimedRead);
             PreparedStatement statement = s.prepare(q.text());
-            q.setString(statement, ONLY_CLIENT, JobJson.encodeStrings(List.of(params.clientId())));
+            q.setString(statement, ONLY_CLIENT, onlyClient(params));
             q.setString(statement, IDS, SqliteBatch.encodeIds(ids));
             q.setLong(statement, NOW, now);
             q.setString(statement, CLIENT_ID, params.clientId());
@@ -254,10 +254,16 @@ final class SqliteJobs {
         q.setString(claim, CLIENT_ID, params.clientId());
         q.setString(claim, QUEUE, params.queue());
         q.setInt(claim, MAX, room);
-        // attempted_by as it is after a job's first claim, which the claim sends back as NULL
-        // (compared as text: no JSON function runs for each row under the writer lock).
-        q.setString(claim, ONLY_CLIENT, JobJson.encodeStrings(List.of(params.clientId())));
+        q.setString(claim, ONLY_CLIENT, onlyClient(params));
         return claim;
+    }
+
+    /**
+     * attempted_by as it is after a job's first claim by {@code params}'s client, which claims and
+     * their read-back send back as NULL (compared as text: no JSON function runs for each row).
+     */
+    private static String onlyClient(JobClaimParams params) {
+        return JobJson.encodeStrings(List.of(params.clientId()));
     }
 
     List<JobRow> claimRecover(JobClaimParams params) {

@@ -80,8 +80,8 @@ RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, 
           scheduled_at, errors, nullif(metadata, '{}'), nullif(tags, '[]');
 
 -- name: JobClaimedRead
--- The rows of a JobClaim whose ids alone were read under the writer lock (SqliteJobs.claim does
--- so for a queue whose claims are big), read afterwards on a reader connection, in JobClaim's
+-- The rows of a JobClaim whose ids alone were read under the writer lock (SqliteJobs.claimAvailable
+-- does so for a queue whose claims are big), read afterwards on a reader connection, in JobClaim's
 -- columns. Only a job still running in that claim's attempt comes back: its start :now, unique per
 -- client (ClaimClock), and :client_id. A job deleted in between is not worked. A job's first claim
 -- left :only_client as its attempted_by, which is compared as text before any JSON is parsed.
