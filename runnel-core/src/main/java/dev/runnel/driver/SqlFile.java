@@ -31,6 +31,10 @@ import java.util.TreeSet;
  * ({@code a[1: n]}), one up to a number does not ({@code a[1:2]}). A JDBC {@code ?} outside those
  * is refused: a statement names its parameters. Comment lines inside a block are kept out of the
  * statement.
+ *
+ * <p>A block named {@code -- name: X as Y} is statement {@code Y} (a block before it) with its
+ * last {@code RETURNING} clause replaced by {@code X}'s own text, which begins with
+ * {@code RETURNING}: one statement that returns less than another, written once.
  */
 public final class SqlFile<S extends Enum<S> & SqlFile.Statement> {
     /** A statement as its driver declares it: an enum constant named as its block in the file. */
@@ -169,9 +173,29 @@ public final class SqlFile<S extends Enum<S> & SqlFile.Statement> {
         if (sql.endsWith(";")) {
             sql = sql.substring(0, sql.length() - 1);
         }
+        String[] derived = name.split("\\s+as\\s+", 2);
+        if (derived.length == 2) {
+            name = derived[0];
+            sql = returningReplaced(source, blocks, name, derived[1], sql);
+        }
         if (blocks.put(name, sql) != null) {
             throw new IllegalStateException(source + " defines " + name + " twice");
         }
+    }
+
+    /** Statement {@code base}, a block before {@code name}, with its last RETURNING clause replaced by {@code returning}. */
+    private static String returningReplaced(String source, Map<String, String> blocks, String name, String base,
+            String returning) {
+        String of = blocks.get(base);
+        if (of == null) {
+            throw new IllegalStateException(source + ": " + name + " is made from " + base + ", which no block before it defines");
+        }
+        int at = of.lastIndexOf("\nRETURNING ");
+        if (at < 0 || !returning.startsWith("RETURNING ")) {
+            throw new IllegalStateException(source + ": " + name + " replaces the RETURNING clause of " + base
+                    + ", so both must have one, each on a line of its own");
+        }
+        return of.substring(0, at + 1) + returning;
     }
 
     /** {@code body} with each {@code :name} made a {@code ?}, its positions checked against what {@code statement} declares. */

@@ -60,6 +60,22 @@ class SqlFileTest {
         }
     }
 
+    enum Returning implements SqlFile.Statement {
+        Claim(P.NOW, P.QUEUE, P.CLIENT_ID),
+        ClaimIds(P.NOW, P.QUEUE);
+
+        private final List<P> params;
+
+        Returning(P... params) {
+            this.params = List.of(params);
+        }
+
+        @Override
+        public List<P> params() {
+            return params;
+        }
+    }
+
     private static <S extends Enum<S> & SqlFile.Statement> SqlFile<S> parse(Class<S> statements, String text) {
         return SqlFile.parse("t.sql", new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), statements);
     }
@@ -85,6 +101,50 @@ class SqlFileTest {
         assertThat(f.withSchema("s1").get(Two.Claim).positions(P.MAX)).containsExactly(3);
         assertThat(f.get(Two.Stop).text()).isEqualTo("UPDATE {schema}.c SET stopped = true WHERE id = ?");
         assertThat(f.get(Two.Stop).positions(P.CLIENT_ID)).containsExactly(1);
+    }
+
+    @Test
+    void aBlockMadeFromAnotherReplacesItsReturningClauseAndBindsOnlyTheParametersLeft() {
+        SqlFile<Returning> f = parse(Returning.class, """
+                -- name: Claim
+                UPDATE t SET at = :now
+                WHERE queue = :queue
+                RETURNING id, nullif(holders, :client_id);
+
+                -- name: ClaimIds as Claim
+                -- Claim, returning only the ids.
+                RETURNING id;
+                """);
+        assertThat(f.get(Returning.Claim).text()).isEqualTo("UPDATE t SET at = ?\nWHERE queue = ?\nRETURNING id, nullif(holders, ?)");
+        Sql ids = f.get(Returning.ClaimIds);
+        assertThat(ids.name()).isEqualTo("ClaimIds");
+        assertThat(ids.text()).isEqualTo("UPDATE t SET at = ?\nWHERE queue = ?\nRETURNING id");
+        assertThat(ids.positions(P.NOW)).containsExactly(1);
+        assertThat(ids.positions(P.QUEUE)).containsExactly(2);
+    }
+
+    @Test
+    void aBlockMadeFromAnotherNeedsThatBlockBeforeItAndAReturningClauseInBoth() {
+        assertThatThrownBy(() -> parse(Returning.class, """
+                -- name: ClaimIds as Claim
+                RETURNING id;
+                -- name: Claim
+                UPDATE t SET at = :now WHERE queue = :queue
+                RETURNING id, :client_id;
+                """)).hasMessageContaining("ClaimIds is made from Claim, which no block before it defines");
+        assertThatThrownBy(() -> parse(Returning.class, """
+                -- name: Claim
+                UPDATE t SET at = :now, by = :client_id WHERE queue = :queue;
+                -- name: ClaimIds as Claim
+                RETURNING id;
+                """)).hasMessageContaining("ClaimIds replaces the RETURNING clause of Claim, so both must have one");
+        assertThatThrownBy(() -> parse(Returning.class, """
+                -- name: Claim
+                UPDATE t SET at = :now WHERE queue = :queue
+                RETURNING id, :client_id;
+                -- name: ClaimIds as Claim
+                SELECT 1;
+                """)).hasMessageContaining("ClaimIds replaces the RETURNING clause of Claim, so both must have one");
     }
 
     @Test

@@ -13,6 +13,7 @@ enum JobSql implements SqlFile.Statement {
     JobUniqueHolder(P.UNIQUE_KEY),
     LastInsertId,
     JobClaim(P.NOW, P.CLIENT_ID, P.QUEUE, P.MAX, P.ONLY_CLIENT),
+    JobClaimIds(P.NOW, P.CLIENT_ID, P.QUEUE, P.MAX, P.ONLY_CLIENT),
     JobClaimedRead(P.ONLY_CLIENT, P.IDS, P.NOW, P.CLIENT_ID),
     JobClaimLimited(P.NOW, P.CLIENT_ID, P.QUEUE, P.MAX, P.ONLY_CLIENT),
     JobClaimKeyed(P.NOW, P.CLIENT_ID, P.QUEUE, P.MAX, P.ONLY_CLIENT, P.KEY_LIMIT, P.KEY_RATE_SINCE, P.KEY_RATE_JOBS),

@@ -101,14 +101,15 @@ final class SqliteJobs {
     /**
      * An at-least-once claim of a queue without limits. Reading a claim's rows through JDBC is a
      * call into SQLite for each column, and most of a big claim's time under the writer lock; so a
-     * queue whose last claim took {@link #READ_ROWS_AFTER} jobs or more claims by reading only the
-     * ids under the lock, and its rows after, on a reader connection, while others write. A small
+     * queue whose last claim took {@link #READ_ROWS_AFTER} jobs or more claims with a statement
+     * that returns only the ids ({@code JobClaimIds}: SQLite computes what a statement returns
+     * under the lock), and reads its rows after, on a reader connection, while others write. A small
      * claim, as of a queue that keeps up, stays one statement.
      */
     private List<JobRow> claimAvailable(JobClaimParams params, long now) {
         if (connections.hasReaders() && bigClaims.contains(params.queue())) {
             long[] ids = connections.write(
-                    s -> JdbcIds.read(prepareClaim(s, JobSql.JobClaim, params, now, params.max()), params.max()));
+                    s -> JdbcIds.read(prepareClaim(s, JobSql.JobClaimIds, params, now, params.max()), params.max()));
             noteClaimSize(params.queue(), ids.length);
             return ids.length == 0 ? new ArrayList<>() : readClaimed(params, now, ids);
         }

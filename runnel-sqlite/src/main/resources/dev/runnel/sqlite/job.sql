@@ -58,8 +58,8 @@ SELECT last_insert_rowid();
 -- does a queue with a global or rate limit: only JobClaimLimited claims from it.
 -- It returns SqliteRows.Claimed's columns: queue, state, attempted_at and finalized_at are
 -- this statement's own values, so they are not read back.
--- For a queue whose claims are big, SqliteJobs reads only the ids under the writer lock, and the
--- rows after, with JobClaimedRead.
+-- For a queue whose claims are big, SqliteJobs claims with JobClaimIds under the writer lock and
+-- reads the rows after, with JobClaimedRead.
 UPDATE runnel_job
 SET state = 'running',
     attempt = attempt + 1,
@@ -78,6 +78,13 @@ WHERE id IN (
     LIMIT :max)
 RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, :only_client), created_at,
           scheduled_at, errors, nullif(metadata, '{}'), nullif(tags, '[]');
+
+-- name: JobClaimIds as JobClaim
+-- JobClaim returning only the ids, for a claim whose rows are read after it (JobClaimedRead):
+-- SQLite computes a RETURNING clause for every row as it updates it, under the writer lock, so
+-- the full clause cost a big claim 12% more of the lock's time than this one (the claim's and
+-- the completer's time holding it, side by side over five 1,000,000-job burndowns).
+RETURNING id;
 
 -- name: JobClaimedRead
 -- The rows of a JobClaim whose ids alone were read under the writer lock (SqliteJobs.claimAvailable
