@@ -21,6 +21,8 @@ import java.util.List;
  * processes migrating at once apply each migration once.
  */
 final class SqliteMigrations {
+    /** What a migration that edits table definitions in place runs first. */
+    private static final String EDITS_SCHEMA = "PRAGMA writable_schema = ON";
     private final SqliteConnections connections;
     private final SqlFile<MigrationSql> migrationSql;
     private final List<Migration> migrations;
@@ -70,8 +72,12 @@ final class SqliteMigrations {
             if (applied == up) {
                 return false;
             }
-            for (String statement : statements(up ? migration.up() : migration.down())) {
+            String script = up ? migration.up() : migration.down();
+            for (String statement : statements(script)) {
                 s.exec(statement);
+            }
+            if (script.contains(EDITS_SCHEMA)) {
+                rereadSchema(s);
             }
             if (up) {
                 Sql migrationInsert = migrationSql.get(MigrationSql.MigrationInsert);
@@ -89,6 +95,22 @@ final class SqliteMigrations {
             }
             return true;
         });
+    }
+
+    /**
+     * After a migration that edited a table's definition in {@code sqlite_schema} (as SQLite
+     * documents for changing CHECK constraints): the schema version moves on by one, so that every
+     * other connection reads the schema again before its next statement, and this connection reads
+     * it again now ({@code writable_schema = RESET}); it would otherwise go on with the definition it
+     * had read.
+     */
+    private static void rereadSchema(SqliteConnections.Session s) throws SQLException {
+        int version;
+        try (ResultSet rs = s.prepare("PRAGMA schema_version").executeQuery()) {
+            version = rs.getInt(1);
+        }
+        s.exec("PRAGMA schema_version = " + (version + 1));
+        s.exec("PRAGMA writable_schema = RESET");
     }
 
     /** Once no migration is applied, the migration table goes too: a full down leaves nothing behind. */
