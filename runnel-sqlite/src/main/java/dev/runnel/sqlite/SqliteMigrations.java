@@ -11,6 +11,7 @@ import dev.runnel.driver.Times;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,7 +107,7 @@ final class SqliteMigrations {
      */
     private static void rereadSchema(SqliteConnections.Session s) throws SQLException {
         int version;
-        try (ResultSet rs = s.prepare("PRAGMA schema_version").executeQuery()) {
+        try (Statement st = s.connection.createStatement(); ResultSet rs = st.executeQuery("PRAGMA schema_version")) {
             version = rs.getInt(1);
         }
         s.exec("PRAGMA schema_version = " + (version + 1));

@@ -7,8 +7,7 @@
 -- changing CHECK constraints, which does not touch the rows: the table's definition is edited in
 -- sqlite_schema. The runner then moves the schema version on, so that every connection reads
 -- the new definition (SqliteMigrations). Each piece replaced is one line of 001_create_jobs as
--- stored, its indentation left as it is; the finalized check goes first, as its list's values
--- open the state check's second line too.
+-- stored, its indentation left as it is.
 PRAGMA writable_schema = ON;
 UPDATE sqlite_schema
 SET sql = replace(replace(replace(sql,
