@@ -27,7 +27,13 @@ public final class Main {
     public static final int EXIT_FAILURE = 1;
 
     public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        PrintWriter out = new PrintWriter(System.out, true);
+        PrintWriter err = new PrintWriter(System.err, true);
+        int code = run(args, out, err);
+        // A command that prints without a line's end (migrate sql) is flushed only here.
+        out.flush();
+        err.flush();
+        System.exit(code);
     }
 
     /** Runs the command line with the given streams; returns the exit code. */

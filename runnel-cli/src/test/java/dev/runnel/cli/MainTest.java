@@ -120,6 +120,21 @@ class MainTest {
     }
 
     @Test
+    void migrateSqlPrintsEveryMigrationFromItsOwnProcess() throws Exception {
+        // The command prints its SQL in one piece, without a line's end: the process must flush it.
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                Main.class.getName(), "migrate", "sql", "--database-url", "sqlite://" + dir.resolve("s.db")));
+        Process process = new ProcessBuilder(command).start();
+        process.getOutputStream().close();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).isZero();
+        assertThat(out).contains("-- 001_create_jobs.up.sql").contains("CREATE TABLE runnel_job")
+                .contains("-- 012_job_checks_as_comparisons.up.sql");
+    }
+
+    @Test
     void migrateUpListSqlDown() {
         String url = "sqlite://" + dir.resolve("m.db");
         Result up = run("migrate", "up", "--database-url", url);

@@ -1,4 +1,5 @@
--- The job table's state constraints as IN lists again, edited in place as the up migration does.
+-- The job table's state constraints as IN lists again, edited in place as the up migration does,
+-- and followed the same way.
 PRAGMA writable_schema = ON;
 UPDATE sqlite_schema
 SET sql = replace(replace(replace(sql,

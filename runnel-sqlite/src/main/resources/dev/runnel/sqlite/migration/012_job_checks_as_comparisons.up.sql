@@ -6,8 +6,10 @@
 -- SQLite cannot change a constraint with ALTER TABLE; its documentation gives this way for
 -- changing CHECK constraints, which does not touch the rows: the table's definition is edited in
 -- sqlite_schema. The runner then moves the schema version on, so that every connection reads
--- the new definition (SqliteMigrations). Each piece replaced is one line of 001_create_jobs as
--- stored, its indentation left as it is.
+-- the new definition (SqliteMigrations). Run by a tool of your own, follow it in the same
+-- transaction with PRAGMA schema_version = (the version it reads plus one), then PRAGMA
+-- writable_schema = RESET; or reopen every connection. Each piece replaced is one line of
+-- 001_create_jobs as stored, its indentation left as it is.
 PRAGMA writable_schema = ON;
 UPDATE sqlite_schema
 SET sql = replace(replace(replace(sql,
