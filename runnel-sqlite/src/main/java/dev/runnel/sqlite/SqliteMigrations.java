@@ -99,8 +99,8 @@ final class SqliteMigrations {
     }
 
     /**
-     * After a migration that edited a table's definition in {@code sqlite_schema} (as SQLite
-     * documents for changing CHECK constraints): the schema version moves on by one, so that every
+     * After a migration that edited a table's definition in {@code sqlite_schema} (the way SQLite
+     * documents for removing CHECK constraints): the schema version moves on by one, so that every
      * other connection reads the schema again before its next statement, and this connection reads
      * it again now ({@code writable_schema = RESET}); it would otherwise go on with the definition it
      * had read.

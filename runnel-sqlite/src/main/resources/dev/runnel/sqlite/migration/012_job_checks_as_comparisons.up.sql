@@ -4,8 +4,8 @@
 -- burndown those two lists took about a quarter of the time claims and completions held the
 -- writer. The constraints accept exactly the rows they accepted before.
 -- SQLite cannot change a constraint with ALTER TABLE; its documentation gives this way for
--- changing CHECK constraints, which does not touch the rows: the table's definition is edited in
--- sqlite_schema. The runner then moves the schema version on, so that every connection reads
+-- removing CHECK constraints, and the new ones accept every row the old ones did, so the same
+-- way serves: the table's definition is edited in sqlite_schema, and no row is touched. The runner then moves the schema version on, so that every connection reads
 -- the new definition (SqliteMigrations). Run by a tool of your own, follow it in the same
 -- transaction with PRAGMA schema_version = (the version it reads plus one), then PRAGMA
 -- writable_schema = RESET; or reopen every connection. Each piece replaced is one line of
