@@ -87,8 +87,8 @@ RETURNING id, kind, args, priority, attempt, max_attempts, nullif(attempted_by, 
 RETURNING id;
 
 -- name: JobClaimedRead
--- The rows of a JobClaim whose ids alone were read under the writer lock (SqliteJobs.claimAvailable
--- does so for a queue whose claims are big), read afterwards on a reader connection, in JobClaim's
+-- The rows of a JobClaimIds, which returned only the ids under the writer lock (SqliteJobs.claimAvailable
+-- claims so for a queue whose claims are big), read afterwards on a reader connection, in JobClaim's
 -- columns. Only a job still running in that claim's attempt comes back: its start :now, unique per
 -- client (ClaimClock), and :client_id. A job deleted in between is not worked. A job's first claim
 -- left :only_client as its attempted_by, which is compared as text before any JSON is parsed.
